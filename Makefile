@@ -1,0 +1,113 @@
+# emgpu: the one entry point.  make [BOARD=<board>] all|demo|test|check|size|clean
+#
+# A build is a pure function of the board: boards/<board>/board.mk names the toolchain, flags,
+# port and how tests run; boards/<board>/emgpu_board.h sets the config knobs. Outputs go under
+# build/<board>/, nothing is written into the source tree.
+
+BOARD ?= host
+BOARD_DIR := boards/$(BOARD)
+ifeq ($(wildcard $(BOARD_DIR)/board.mk),)
+$(error unknown BOARD '$(BOARD)': expected one of $(notdir $(wildcard boards/*)))
+endif
+# O=<dir> puts the outputs elsewhere (parallel builds of one tree).
+BUILD := $(if $(O),$(O),build/$(BOARD))
+
+# Defaults a board.mk may override.
+CROSS ?=
+CC := $(CROSS)gcc
+AR := $(CROSS)ar
+SIZE := $(CROSS)size
+NM := $(CROSS)nm
+OPT ?= -O2 -g
+PORT ?= posix
+TEST_RUN ?=
+HOSTED ?= 1
+LDLIBS_BOARD ?=
+include $(BOARD_DIR)/board.mk
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+CFLAGS := -std=c11 $(WARN) $(OPT) -I. -Iinclude -I$(BOARD_DIR) -ffunction-sections -fdata-sections \
+          $(CFLAGS_BOARD) -MMD -MP
+LDFLAGS := $(LDFLAGS_BOARD)
+
+# The runtime: kernel, every HAL (each file compiles to nothing unless its EMGPU_HAL_* is on), the port.
+KERNEL_SRC := $(wildcard kernel/*/*.c)
+HAL_SRC    := $(wildcard hal/*.c hal/*/*.c)
+PORT_SRC   := $(wildcard port/$(PORT)/*.c)
+RUNTIME_SRC := $(KERNEL_SRC) $(HAL_SRC) $(PORT_SRC)
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libemgpu.a
+
+# Unit tests run on every board (host, qemu-aarch64, Cortex-M semihosting).
+UNIT_SRC := $(wildcard tests/unit/*_test.c) tests/harness/harness.c tests/harness/harness_main.c \
+            tests/harness/test_device.c
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/test_list.o
+UNIT_BIN := $(BUILD)/tests/unit_tests$(EXE)
+
+# Hosted-only test programs (each its own binary): tests/hosted/*_test.c.
+HOSTED_SRC := $(if $(filter 1,$(HOSTED)),$(wildcard tests/hosted/*_test.c))
+HOSTED_BIN := $(HOSTED_SRC:tests/hosted/%.c=$(BUILD)/tests/%$(EXE))
+
+.PHONY: all demo test check size clean deps
+all: $(LIB) $(UNIT_BIN) $(HOSTED_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(RUNTIME_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/test_list.c: $(filter tests/unit/%,$(UNIT_SRC)) tools/gen_test_list.sh
+	@mkdir -p $(dir $@)
+	sh tools/gen_test_list.sh $(filter tests/unit/%,$(UNIT_SRC)) > $@
+
+$(BUILD)/obj/test_list.o: $(BUILD)/test_list.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(BOARD_LINK_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(UNIT_OBJ) $(LIB) $(LDLIBS_BOARD) -o $@
+
+$(BUILD)/tests/%_test$(EXE): tests/hosted/%_test.c $(BUILD)/obj/tests/harness/harness.o \
+        $(BUILD)/obj/tests/harness/test_device.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/obj/tests/harness/harness.o \
+	    $(BUILD)/obj/tests/harness/test_device.o $(LIB) $(LDLIBS_BOARD) -o $@
+
+# check: build and run this board's suites; every suite ends with "N passed, N failed".
+check: all
+	sh tools/run_suites.sh "$(BOARD)" "$(TEST_RUN)" $(UNIT_BIN) $(HOSTED_BIN)
+
+# test: what CI runs. On the host board: the host suites, the ASan+UBSan build, the AArch64
+# build under qemu-aarch64, the Cortex-M7 build under qemu-system-arm, and the no-heap symbol
+# check; then one closing line with the totals.
+ifeq ($(BOARD),host)
+TEST_BOARDS ?= host host-asan linux-aarch64 qemu-mps2-an500
+test:
+	sh tools/deps $(TEST_BOARDS)
+	sh tools/test_all.sh $(TEST_BOARDS)
+else
+test:
+	sh tools/deps $(BOARD)
+	sh tools/test_all.sh $(BOARD)
+endif
+
+size: $(LIB)
+	sh tools/size_report.sh "$(BOARD)" "$(SIZE)" "$(NM)" $(BUILD)
+
+demo:
+	sh tools/deps demo
+	$(MAKE) BOARD=host $(BUILD)/demo$(EXE)
+	$(BUILD)/demo$(EXE) $(BUILD)/demo.png $(DEMO_FRAMES)
+
+$(BUILD)/demo$(EXE): examples/demo/demo.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS_BOARD) -lpng -o $@
+
+clean:
+	rm -rf build
+
+-include $(RUNTIME_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

@@ -1,0 +1,7 @@
+# host-asan: the host board built with AddressSanitizer and UndefinedBehaviorSanitizer.
+PORT := posix
+OPT := -O1 -g -fno-omit-frame-pointer
+CFLAGS_BOARD := -D_DEFAULT_SOURCE -pthread -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDFLAGS_BOARD := -fsanitize=address,undefined
+LDLIBS_BOARD := -ldl -lpthread -lm
+TEST_RUN := env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1

@@ -1,0 +1,6 @@
+# linux-aarch64: Linux SoC (Cortex-A53/A72 class), cross-compiled; tests run under qemu-aarch64.
+CROSS := aarch64-linux-gnu-
+PORT := posix
+CFLAGS_BOARD := -D_DEFAULT_SOURCE -pthread -march=armv8-a
+LDLIBS_BOARD := -ldl -lpthread -lm
+TEST_RUN := qemu-aarch64 -L /usr/aarch64-linux-gnu

@@ -1,0 +1,134 @@
+/* The HAL: one const table of function pointers per backend (soft, noop, vulkan, gles, ...).
+ *
+ * The kernel validates everything before it calls a HAL, so a HAL assumes valid input. What a
+ * HAL may still report is what validation cannot foresee: the driver running out of memory,
+ * the device being lost, or a feature missing at run time (eg_status_t). A HAL check that fires
+ * anyway means the kernel missed a case: the HAL reports EG_STATUS_INTERNAL and never crashes.
+ *
+ * Backend state per object lives in the object's `hal` words (eg_hal_priv_t, see object.h):
+ * a create call fills obj->hal, the matching destroy call releases it. Entries come in
+ * create/destroy pairs in webgpu.h object order, and none is NULL (hal/noop is the reference).
+ *
+ * Command streams (kernel/cmd/cmd.h) arrive fully validated with the tracker's transitions
+ * already placed as EG_CMD_BARRIER records; a backend maps them to its own barriers and never
+ * derives resource state itself.
+ *
+ * Completion: every Submit gets a submission index (1, 2, 3, ...). A backend reports the newest
+ * index whose work has finished through `completed_index`; the kernel uses it to finish futures
+ * (MapAsync, OnSubmittedWorkDone) and to free objects whose last use has completed.
+ */
+#ifndef EG_HAL_H
+#define EG_HAL_H
+
+#include <webgpu/webgpu.h>
+
+#include "kernel/api/device_info.h"
+
+typedef enum eg_status {
+    EG_STATUS_OK = 0,
+    EG_STATUS_OUT_OF_MEMORY,     /* driver or backend memory exhausted: WebGPU OutOfMemory */
+    EG_STATUS_DEVICE_LOST,       /* the device is gone: the kernel loses the WebGPU device */
+    EG_STATUS_UNAVAILABLE,       /* the driver or library is missing (probe only) */
+    EG_STATUS_INTERNAL,          /* a HAL check fired: a kernel validation gap, reported as Internal */
+} eg_status_t;
+
+typedef struct eg_hal_device eg_hal_device_t;   /* backend-defined */
+struct eg_cmd_stream;
+
+/* Kernel object types, defined in kernel/api/<object>.h. */
+typedef struct WGPUBufferImpl eg_buffer_t;
+typedef struct WGPUTextureImpl eg_texture_t;
+typedef struct WGPUTextureViewImpl eg_texture_view_t;
+typedef struct WGPUSamplerImpl eg_sampler_t;
+typedef struct WGPUBindGroupLayoutImpl eg_bind_group_layout_t;
+typedef struct WGPUBindGroupImpl eg_bind_group_t;
+typedef struct WGPUPipelineLayoutImpl eg_pipeline_layout_t;
+typedef struct WGPUShaderModuleImpl eg_shader_module_t;
+typedef struct WGPURenderPipelineImpl eg_render_pipeline_t;
+typedef struct WGPUComputePipelineImpl eg_compute_pipeline_t;
+
+/** One texel-copy region as the HAL receives it: already validated and resolved
+ *  (no WGPU_COPY_STRIDE_UNDEFINED left; rows_per_image set; sizes in texels). */
+typedef struct eg_texel_region {
+    uint32_t mip_level;
+    uint32_t origin_x, origin_y, origin_z;   /* z = array layer for 2D arrays, depth for 3D */
+    uint32_t width_px, height_px, depth_or_layers;
+    WGPUTextureAspect aspect;
+} eg_texel_region_t;
+
+typedef struct eg_buffer_layout {
+    uint64_t offset_B;
+    uint32_t bytes_per_row_B;
+    uint32_t rows_per_image;
+} eg_buffer_layout_t;
+
+typedef struct eg_hal_submit {
+    uint64_t index;                          /* submission index assigned by the kernel */
+    const struct eg_cmd_stream *const *streams;
+    uint32_t stream_count;
+} eg_hal_submit_t;
+
+typedef struct eg_hal_ops {
+    const char     *name;                    /* "soft", "noop", "vulkan", ... */
+    WGPUBackendType backend;
+
+    /* ---- adapter / device ---- */
+    /* Fills info (limits, features, formats, names) for the adapter at `ordinal` of this backend;
+     * UNAVAILABLE when there is none (driver missing). Called by RequestAdapter. */
+    eg_status_t (*probe)(uint32_t ordinal, eg_device_info_t *info);
+    /* Opens the device. The kernel guarantees info came from probe and the requested limits and
+     * features are within it. */
+    eg_status_t (*device_open)(const eg_device_info_t *info, eg_hal_device_t **out);
+    /* Waits for all work, then releases the device; every child object is destroyed first. */
+    void        (*device_close)(eg_hal_device_t *dev);
+
+    /* ---- resources (create/destroy pairs, webgpu.h order) ---- */
+    /* Kernel guarantees: descriptor valid, size_B multiple of 4, size_B <= maxBufferSize.
+     * Contents start zeroed (WebGPU requires zero-initialised memory). */
+    eg_status_t (*buffer_create)(eg_hal_device_t *dev, eg_buffer_t *buf);
+    void        (*buffer_destroy)(eg_hal_device_t *dev, eg_buffer_t *buf);
+    /* CPU pointer to [offset_B, offset_B+size_B) for a map that the kernel has decided is
+     * complete (no pending GPU use). Stays valid until buffer_unmap. NULL only on device loss. */
+    void       *(*buffer_map)(eg_hal_device_t *dev, eg_buffer_t *buf, uint64_t offset_B, uint64_t size_B,
+                              bool for_write);
+    void        (*buffer_unmap)(eg_hal_device_t *dev, eg_buffer_t *buf);
+
+    eg_status_t (*texture_create)(eg_hal_device_t *dev, eg_texture_t *tex);
+    void        (*texture_destroy)(eg_hal_device_t *dev, eg_texture_t *tex);
+    eg_status_t (*texture_view_create)(eg_hal_device_t *dev, eg_texture_view_t *view);
+    void        (*texture_view_destroy)(eg_hal_device_t *dev, eg_texture_view_t *view);
+    eg_status_t (*sampler_create)(eg_hal_device_t *dev, eg_sampler_t *smp);
+    void        (*sampler_destroy)(eg_hal_device_t *dev, eg_sampler_t *smp);
+    eg_status_t (*bind_group_layout_create)(eg_hal_device_t *dev, eg_bind_group_layout_t *bgl);
+    void        (*bind_group_layout_destroy)(eg_hal_device_t *dev, eg_bind_group_layout_t *bgl);
+    eg_status_t (*bind_group_create)(eg_hal_device_t *dev, eg_bind_group_t *bg);
+    void        (*bind_group_destroy)(eg_hal_device_t *dev, eg_bind_group_t *bg);
+    eg_status_t (*pipeline_layout_create)(eg_hal_device_t *dev, eg_pipeline_layout_t *pl);
+    void        (*pipeline_layout_destroy)(eg_hal_device_t *dev, eg_pipeline_layout_t *pl);
+    eg_status_t (*shader_module_create)(eg_hal_device_t *dev, eg_shader_module_t *sm);
+    void        (*shader_module_destroy)(eg_hal_device_t *dev, eg_shader_module_t *sm);
+    eg_status_t (*render_pipeline_create)(eg_hal_device_t *dev, eg_render_pipeline_t *rp);
+    void        (*render_pipeline_destroy)(eg_hal_device_t *dev, eg_render_pipeline_t *rp);
+    eg_status_t (*compute_pipeline_create)(eg_hal_device_t *dev, eg_compute_pipeline_t *cp);
+    void        (*compute_pipeline_destroy)(eg_hal_device_t *dev, eg_compute_pipeline_t *cp);
+
+    /* ---- queue ---- */
+    /* Kernel guarantees: range in bounds, offset and size multiples of 4, buffer not mapped.
+     * The write is ordered after every earlier submit and before every later one. */
+    eg_status_t (*queue_write_buffer)(eg_hal_device_t *dev, eg_buffer_t *buf, uint64_t offset_B,
+                                      const void *data, size_t size_B);
+    eg_status_t (*queue_write_texture)(eg_hal_device_t *dev, eg_texture_t *tex,
+                                       const eg_texel_region_t *dst, const void *data,
+                                       const eg_buffer_layout_t *layout);
+    eg_status_t (*queue_submit)(eg_hal_device_t *dev, const eg_hal_submit_t *sub);
+    /* Newest submission index whose work has finished (non-blocking). */
+    uint64_t    (*completed_index)(eg_hal_device_t *dev);
+    /* Blocks until `index` has finished or timeout_ns passes; returns completed_index(). */
+    uint64_t    (*wait_index)(eg_hal_device_t *dev, uint64_t index, uint64_t timeout_ns);
+} eg_hal_ops_t;
+
+/* The backends compiled into this board (config EMGPU_HAL_*), in the board's preference order. */
+extern const eg_hal_ops_t *const eg_hal_backends[];
+extern const uint32_t eg_hal_backend_count;
+
+#endif /* EG_HAL_H */

@@ -1,0 +1,12 @@
+/* Bind group layouts: the Impl struct with its entries. */
+#ifndef EG_API_BIND_GROUP_LAYOUT_H
+#define EG_API_BIND_GROUP_LAYOUT_H
+
+#include "kernel/api/object.h"
+
+struct WGPUBindGroupLayoutImpl {
+    eg_object_t obj;          /* first member: pool slot, label, device */
+    eg_hal_priv_t hal;        /* backend handles (filled by the HAL's create) */
+};
+
+#endif /* EG_API_BIND_GROUP_LAYOUT_H */

@@ -1,0 +1,98 @@
+/* Error delivery: message formatting, error scopes, the uncaptured-error callback. */
+#include "kernel/api/error.h"
+
+#include "kernel/api/device.h"
+#include "kernel/base/fmt.h"
+#include "kernel/base/log.h"
+
+static const char *const code_names[] = {
+#define EG_ERROR_CODE_NAME(code, summary) #code,
+    EG_ERROR_CODES(EG_ERROR_CODE_NAME)
+#undef EG_ERROR_CODE_NAME
+};
+static const char *const code_summaries[] = {
+#define EG_ERROR_CODE_SUMMARY(code, summary) summary,
+    EG_ERROR_CODES(EG_ERROR_CODE_SUMMARY)
+#undef EG_ERROR_CODE_SUMMARY
+};
+
+const char *eg_error_code_name(eg_error_code_t code)
+{
+    return (unsigned)code < EG_E_COUNT ? code_names[code] : "?";
+}
+
+const char *eg_error_code_summary(eg_error_code_t code)
+{
+    return (unsigned)code < EG_E_COUNT ? code_summaries[code] : "?";
+}
+
+/* Spec: "dispatch error" — the innermost scope whose filter matches the error type captures it
+ * (only the first error per scope is kept); otherwise the uncaptured-error callback fires. */
+static bool filter_matches(WGPUErrorFilter filter, WGPUErrorType type)
+{
+    switch (filter) {
+    case WGPUErrorFilter_Validation: return type == WGPUErrorType_Validation;
+    case WGPUErrorFilter_OutOfMemory: return type == WGPUErrorType_OutOfMemory;
+    case WGPUErrorFilter_Internal: return type == WGPUErrorType_Internal;
+    default: return false;
+    }
+}
+
+void eg_error_dispatch(struct WGPUDeviceImpl *device, WGPUErrorType type, eg_error_code_t code,
+                       const char *message)
+{
+    if (!device) {
+        eg_log(EG_LOG_ERROR, "emgpu: %s", message);
+        return;
+    }
+    device->last_error_code = code;
+    device->last_error_type = type;
+    if (device->lost) return;   /* spec: errors on a lost device are not reported */
+    for (uint32_t i = device->scope_depth; i-- > 0;) {
+        eg_error_scope_t *s = &device->scopes[i];
+        if (!filter_matches(s->filter, type)) continue;
+        if (s->type == WGPUErrorType_NoError) {
+            s->type = type;
+            size_t n = eg_strlen(message);
+            if (n >= sizeof s->message) n = sizeof s->message - 1;
+            eg_memcpy(s->message, message, n);
+            s->message[n] = '\0';
+        }
+        return;
+    }
+    if (device->uncaptured.callback) {
+        WGPUDevice dev = device;
+        WGPUStringView msg = { message, eg_strlen(message) };
+        device->uncaptured.callback(&dev, type, msg, device->uncaptured.userdata1,
+                                    device->uncaptured.userdata2);
+    } else {
+        eg_log(EG_LOG_WARN, "emgpu: uncaptured error: %s", message);
+    }
+}
+
+bool eg_fail(const eg_vctx_t *v, WGPUErrorType type, eg_error_code_t code, const char *fmt, ...)
+{
+    char msg[EMGPU_ERROR_MESSAGE_MAX];
+    size_t n;
+    if (v->label && v->label[0])
+        n = eg_fmt(msg, sizeof msg, "%s \"%s\": ", v->entry, v->label);
+    else
+        n = eg_fmt(msg, sizeof msg, "%s: ", v->entry);
+    va_list ap;
+    va_start(ap, fmt);
+    eg_vfmt(msg + n, sizeof msg - n, fmt, ap);
+    va_end(ap);
+    eg_error_dispatch(v->device, type, code, msg);
+    return false;
+}
+
+bool eg_fail_pool_full(const eg_vctx_t *v, const struct eg_pool *pool)
+{
+    return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_POOL_FULL, "%s pool full (%s = %u)",
+                   pool->name, pool->knob, (unsigned)pool->capacity);
+}
+
+eg_error_code_t eg_device_last_error_code(const struct WGPUDeviceImpl *device)
+{
+    return device ? device->last_error_code : EG_E_NONE;
+}

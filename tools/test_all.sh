@@ -1,0 +1,34 @@
+#!/bin/sh
+# make test: builds and runs every listed board's suites, then prints the totals as the last line
+# ("N passed, N failed, N skipped"). A suite that crashes or prints no closing line counts as one
+# failure, so nothing is lost silently.
+set -u
+total_p=0; total_f=0; total_s=0
+log=$(mktemp)
+for board in "$@"; do
+    echo "=== board $board"
+    if ! make --no-print-directory BOARD="$board" ${O_PREFIX:+O=$O_PREFIX/$board} all >"$log" 2>&1; then
+        cat "$log"; echo "build of board $board failed"
+        total_f=$((total_f + 1)); continue
+    fi
+    make --no-print-directory BOARD="$board" ${O_PREFIX:+O=$O_PREFIX/$board} check >"$log" 2>&1
+    cat "$log"
+    # Each suite prints its own closing line; sum them, and count suites that printed none.
+    suites=$(grep -c '^== ' "$log")
+    closings=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
+    for line in $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1:\2:\4/'); do
+        p=${line%%:*}; rest=${line#*:}; f=${rest%%:*}; s=${rest#*:}
+        total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + ${s:-0}))
+    done
+    if [ "$closings" -lt "$suites" ]; then
+        echo "board $board: $((suites - closings)) suite(s) ended without a closing line (crash?)"
+        total_f=$((total_f + suites - closings))
+    fi
+done
+if [ -x tools/check_no_heap.sh ]; then
+    echo "=== no-heap symbol check"
+    if sh tools/check_no_heap.sh "$@"; then total_p=$((total_p + 1)); else total_f=$((total_f + 1)); fi
+fi
+rm -f "$log"
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" -eq 0 ]
