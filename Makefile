@@ -51,13 +51,16 @@ HOSTED_BIN := $(HOSTED_SRC:tests/hosted/%.c=$(BUILD)/tests/%$(EXE))
 .PHONY: all demo test check size clean deps
 all: $(LIB) $(UNIT_BIN) $(HOSTED_BIN)
 
+# V=1 shows the full command lines.
+Q := $(if $(V),,@)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CC    $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(RUNTIME_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/test_list.c: $(filter tests/unit/%,$(UNIT_SRC)) tools/gen_test_list.sh
 	@mkdir -p $(dir $@)

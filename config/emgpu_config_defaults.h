@@ -107,6 +107,51 @@
 #endif
 
 /*====================
+ * POOLS / binding: inline bounds of binding-model and pipeline objects
+ * These size arrays inside each bind group layout, bind group, pipeline layout, shader module and
+ * pipeline slot, so their cost multiplies by the pool capacities above. An adapter may report
+ * larger WebGPU limits than a bound; creation then fails with a validation error naming the knob.
+ *====================*/
+
+/** Entries per bind group layout (and so per bind group), and the largest binding number + 1
+ *  accepted in a layout is still maxBindingsPerBindGroup. Cost: ~40 B per entry in every bind
+ *  group layout slot and ~32 B in every bind group slot. Range 1..1000. */
+#ifndef EMGPU_MAX_BINDINGS_PER_GROUP
+#define EMGPU_MAX_BINDINGS_PER_GROUP 16
+#endif
+/** Bind group layouts per pipeline layout (WebGPU maxBindGroups default: 4). Range 1..32. */
+#ifndef EMGPU_MAX_BIND_GROUPS_PER_LAYOUT
+#define EMGPU_MAX_BIND_GROUPS_PER_LAYOUT 4
+#endif
+/** SPIR-V words kept per shader module (stored inline in the module's slot: 4 B per word per
+ *  slot). A larger module is rejected with OutOfMemory naming this knob. Range 5.. */
+#ifndef EMGPU_MAX_SPIRV_WORDS
+#define EMGPU_MAX_SPIRV_WORDS 1024
+#endif
+/** Longest shader entry point name kept by a pipeline (bytes, without the NUL). */
+#ifndef EMGPU_ENTRY_POINT_NAME_MAX
+#define EMGPU_ENTRY_POINT_NAME_MAX 31
+#endif
+/** Vertex buffer layouts / vertex attributes / color targets stored per render pipeline
+ *  (WebGPU defaults: maxVertexBuffers 8, maxVertexAttributes 16, maxColorAttachments 8). */
+#ifndef EMGPU_MAX_VERTEX_BUFFERS
+#define EMGPU_MAX_VERTEX_BUFFERS 8
+#endif
+#ifndef EMGPU_MAX_VERTEX_ATTRIBUTES
+#define EMGPU_MAX_VERTEX_ATTRIBUTES 16
+#endif
+#ifndef EMGPU_MAX_COLOR_ATTACHMENTS
+#define EMGPU_MAX_COLOR_ATTACHMENTS 8
+#endif
+_Static_assert(EMGPU_MAX_BINDINGS_PER_GROUP >= 1 && EMGPU_MAX_BINDINGS_PER_GROUP <= 1000,
+               "EMGPU_MAX_BINDINGS_PER_GROUP: 1..1000");
+_Static_assert(EMGPU_MAX_BIND_GROUPS_PER_LAYOUT >= 1 && EMGPU_MAX_BIND_GROUPS_PER_LAYOUT <= 32,
+               "EMGPU_MAX_BIND_GROUPS_PER_LAYOUT: 1..32");
+_Static_assert(EMGPU_MAX_SPIRV_WORDS >= 5, "EMGPU_MAX_SPIRV_WORDS: at least the 5-word header");
+_Static_assert(EMGPU_MAX_COLOR_ATTACHMENTS >= 1 && EMGPU_MAX_COLOR_ATTACHMENTS <= 32,
+               "EMGPU_MAX_COLOR_ATTACHMENTS: 1..32");
+
+/*====================
  * ARENAS (variable-size data)
  *====================*/
 
@@ -115,10 +160,16 @@
 #ifndef EMGPU_COMMAND_STREAM_BYTES
 #define EMGPU_COMMAND_STREAM_BYTES 16384
 #endif
-/** Per-device arena for long-lived variable data: labels, bind group entries, layouts,
- *  shader code. Exhaustion reports OutOfMemory naming this knob. */
-#ifndef EMGPU_DEVICE_ARENA_BYTES
-#define EMGPU_DEVICE_ARENA_BYTES 65536
+/** Per-device heap for long-lived variable data: bind group entries, layouts, shader code
+ *  (managed with kernel/base/range_alloc, so freed objects give their bytes back).
+ *  Exhaustion reports OutOfMemory naming this knob. */
+#ifndef EMGPU_DEVICE_HEAP_BYTES
+#define EMGPU_DEVICE_HEAP_BYTES 65536
+#endif
+/** Scratch bytes hal/noop hands out as the memory of a mapped buffer (one block, reused by
+ *  every map; contents are not preserved on noop). Maps larger than this fail as OutOfMemory. */
+#ifndef EMGPU_NOOP_SCRATCH_BYTES
+#define EMGPU_NOOP_SCRATCH_BYTES 65536
 #endif
 /** Longest label kept per object (longer labels are truncated in messages). */
 #ifndef EMGPU_LABEL_MAX

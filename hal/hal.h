@@ -22,6 +22,12 @@
 
 #include <webgpu/webgpu.h>
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdbool.h>
+
 #include "kernel/api/device_info.h"
 
 typedef enum eg_status {

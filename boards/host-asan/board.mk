@@ -5,3 +5,6 @@ CFLAGS_BOARD := -D_DEFAULT_SOURCE -pthread -fsanitize=address,undefined -fno-san
 LDFLAGS_BOARD := -fsanitize=address,undefined
 LDLIBS_BOARD := -ldl -lpthread -lm
 TEST_RUN := env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+# tests/hosted programs this board must not build: no_alloc interposes malloc/free, which ASan's
+# allocator owns here. (The Makefile filters tests/hosted/<name>_test.c out of HOSTED_SRC.)
+HOSTED_EXCLUDE := no_alloc

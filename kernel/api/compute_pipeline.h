@@ -1,12 +1,14 @@
-/* Compute pipelines: the Impl struct. */
+/* Compute pipelines: the Impl struct (layout and compute stage, both referenced). */
 #ifndef EG_API_COMPUTE_PIPELINE_H
 #define EG_API_COMPUTE_PIPELINE_H
 
-#include "kernel/api/object.h"
+#include "kernel/api/render_pipeline.h"
 
 struct WGPUComputePipelineImpl {
     eg_object_t obj;          /* first member: pool slot, label, device */
     eg_hal_priv_t hal;        /* backend handles (filled by the HAL's create) */
+    struct WGPUPipelineLayoutImpl *layout;   /* referenced; NULL: auto layout (empty, TODO(#3)) */
+    eg_stage_t compute;
 };
 
 #endif /* EG_API_COMPUTE_PIPELINE_H */

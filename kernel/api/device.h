@@ -4,6 +4,7 @@
 
 #include "hal/hal.h"
 #include "kernel/api/error.h"
+#include "kernel/api/features.h"
 #include "kernel/api/object.h"
 #include "kernel/base/arena.h"
 
@@ -23,6 +24,8 @@ struct WGPUDeviceImpl {
     eg_device_info_t         info;      /* copied from the adapter */
     WGPULimits               limits;    /* the limits the device was created with */
     uint64_t                 features;  /* enabled features, eg_feature_bit() bits */
+    uint32_t                 feature_count;
+    WGPUFeatureName          feature_list[EG_FEATURE_COUNT];   /* for wgpuDeviceGetFeatures */
     bool                     lost;
     /* error scopes (innermost last) */
     eg_error_scope_t         scopes[EMGPU_MAX_ERROR_SCOPES];
@@ -37,10 +40,24 @@ struct WGPUDeviceImpl {
     uint64_t                 completed_index;   /* newest known complete */
     uint32_t                 doomed_count;      /* objects waiting for completion to be freed */
     /* per-device heap for long-lived variable data (kernel/base/range_alloc) */
-    uint8_t                 *heap_mem;
+    uint8_t                 *heap_mem;          /* eg_instance_device_heap() */
     uint32_t                 heap_B;
-    void                    *track;             /* device tracker (kernel/track) */
+    void                    *track;             /* device tracker storage (kernel/track): TRACK HOOK,
+                                                 * eg_instance_track_memory(); not initialised yet */
+    bool                     destroyed;         /* wgpuDeviceDestroy ran */
 };
+
+/** Drops a reference held on the device (by a child object or the application); at zero the
+ *  device is destroyed (if not yet), its backend closed and its slot freed. */
+void eg_device_unref(struct WGPUDeviceImpl *device);
+/** Creates the device for RequestDevice (adapter.c), with resolved limits and features. NULL
+ *  with msg filled when the pool is full or the backend fails. */
+struct WGPUDeviceImpl *eg_device_create(struct WGPUAdapterImpl *adapter, const WGPUDeviceDescriptor *d,
+                                        const WGPULimits *limits, uint64_t features,
+                                        char *msg, size_t msg_cap);
+/** Common entry check: device handle live and valid. Reports through the log (no device to
+ *  report to) and returns false otherwise. */
+bool eg_device_check(WGPUDevice device, const char *entry);
 
 /** Polls the backend for completed submissions, completes futures and frees doomed objects. */
 void eg_device_poll(struct WGPUDeviceImpl *device);

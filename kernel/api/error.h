@@ -18,6 +18,9 @@
 #include "kernel/api/error_codes.h"
 #include "kernel/base/util.h"
 
+struct eg_pool;
+struct WGPUDeviceImpl;
+
 typedef struct eg_vctx {
     struct WGPUDeviceImpl *device;   /* where errors go; may be NULL (then logged) */
     const char *entry;               /* "wgpuDeviceCreateTexture" */

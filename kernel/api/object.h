@@ -52,8 +52,21 @@ typedef struct eg_object {
     uint16_t  hal_index;          /* which backend of the instance owns it (devices' children) */
     uint64_t  last_submit;        /* newest submission index that uses this object */
     struct WGPUDeviceImpl *device;/* owning device (NULL for instance-level objects) */
+    void    (*doomed_destroy)(void *object); /* set while DOOMED: run by eg_device_poll */
     char      label[EMGPU_LABEL_MAX];
 } eg_object_t;
+
+/** Destroys an object whose last reference is gone: releases its HAL part and the references it
+ *  holds, then calls eg_object_free (kernel/api/instance.h). */
+typedef void (*eg_object_destroy_fn)(void *object);
+
+/** webgpu.h AddRef for any object (the handle must already be checked live). */
+void eg_object_ref(void *object);
+/** webgpu.h Release for any object (the handle must already be checked live). When the count
+ *  reaches zero: if a submission that has not completed yet uses the object
+ *  (obj.last_submit > device->completed_index) the slot becomes DOOMED and destroy runs later
+ *  from eg_device_poll; otherwise destroy(object) runs now. Returns true when refs reached 0. */
+bool eg_object_unref(void *object, eg_object_destroy_fn destroy);
 
 /** Copies a WGPUStringView label (truncated to EMGPU_LABEL_MAX - 1 bytes). */
 void eg_object_set_label(eg_object_t *o, WGPUStringView label);

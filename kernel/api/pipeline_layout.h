@@ -2,11 +2,18 @@
 #ifndef EG_API_PIPELINE_LAYOUT_H
 #define EG_API_PIPELINE_LAYOUT_H
 
+#include "kernel/api/bind_group_layout.h"
 #include "kernel/api/object.h"
 
 struct WGPUPipelineLayoutImpl {
     eg_object_t obj;          /* first member: pool slot, label, device */
     eg_hal_priv_t hal;        /* backend handles (filled by the HAL's create) */
+    uint32_t group_count;     /* bindGroupLayoutCount */
+    uint32_t immediate_size_B;
+    uint32_t dynamic_count[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];  /* per group, for setBindGroup */
+    eg_binding_counts_t counts;                                 /* summed over the groups */
+    /* Referenced layouts; NULL for a null entry of bindGroupLayouts (an empty group). */
+    struct WGPUBindGroupLayoutImpl *groups[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
 };
 
 #endif /* EG_API_PIPELINE_LAYOUT_H */

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/emgpu_config.h"
+
 #define EG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define EG_ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 

@@ -18,7 +18,8 @@ typedef struct eg_test_entry {
     eg_test_fn fn;
 } eg_test_entry_t;
 
-#define EG_TEST(group, name) void eg_test_##group##__##name(void)
+#define EG_TEST(group, name) \
+    void eg_test_##group##__##name(void); void eg_test_##group##__##name(void)
 
 /* Output goes through the port's log sink, so the harness has no stdio of its own. */
 void eg_test_printf(const char *fmt, ...);

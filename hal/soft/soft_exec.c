@@ -1,0 +1,334 @@
+/* Soft backend execution of command streams: copies, clears, render-pass load/store and resolve.
+ *
+ * Soft runs every stream to completion inside queue_submit, on the CPU, so barriers need no
+ * work. Draws and dispatches are validated and recorded by the kernel but are no-ops here until
+ * the rasterizer and the shader VM land: TODO(#4).
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_internal.h"
+#include "kernel/cmd/cmd.h"
+
+/* ---- texel encoding of clear values ---- */
+
+/* Linear values at which the sRGB 8-bit code steps from n to n + 1: decode((n + 0.5) / 255)
+ * with the sRGB EOTF (IEC 61966-2-1). A table instead of pow(), so no libm is needed; the code
+ * for v is the number of thresholds <= v, which is round(encode(v) * 255). */
+static const float srgb_step[255] = {
+#include "hal/soft/soft_srgb_table.inc"
+};
+
+static uint32_t srgb8(double v)
+{
+    uint32_t lo = 0, hi = 255;   /* answer in [lo, hi] */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2u;
+        if (v >= (double)srgb_step[mid]) lo = mid + 1u;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Spec: unorm conversion rounds to nearest: round(clamp(v, 0, 1) * (2^n - 1)). */
+static uint32_t unorm(double v, uint32_t max) { return (uint32_t)(clampd(v, 0.0, 1.0) * max + 0.5); }
+static int32_t snorm(double v, int32_t max)
+{
+    double x = clampd(v, -1.0, 1.0) * max;
+    return (int32_t)(x < 0 ? x - 0.5 : x + 0.5);
+}
+
+/* IEEE half from a float, round to nearest even (for Float16 clears). */
+static uint16_t half_from_float(float f)
+{
+    union { float f; uint32_t u; } c = { f };
+    uint32_t sign = (c.u >> 16) & 0x8000u, exp = (c.u >> 23) & 0xFFu, man = c.u & 0x7FFFFFu;
+    if (exp == 0xFFu) return (uint16_t)(sign | 0x7C00u | (man ? 0x200u : 0));
+    int32_t e = (int32_t)exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7C00u);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        man |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e), h = man >> shift, rem = man & ((1u << shift) - 1u);
+        uint32_t half_ = 1u << (shift - 1u);
+        if (rem > half_ || (rem == half_ && (h & 1u))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v & 0xFFFFu); put16(p + 2, v >> 16); }
+static uint32_t f32_bits(float f) { union { float f; uint32_t u; } c = { f }; return c.u; }
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = eg_strlen(s), m = eg_strlen(tail);
+    return n >= m && eg_strcmp(s + n - m, tail) == 0;
+}
+
+/* Writes one texel of a color format from a WGPUColor; returns the bytes written (0 when the
+ * format has no clear encoding here). */
+static uint32_t encode_color(const eg_format_info_t *fi, const WGPUColor *c, uint8_t out[16])
+{
+    const double ch[4] = { c->r, c->g, c->b, c->a };
+    uint32_t n = fi->components, bits = (uint32_t)fi->block_B * 8u / (n ? n : 1u);
+    WGPUTextureFormat f = fi->format;
+    if (f == WGPUTextureFormat_RGB10A2Unorm) {
+        put32(out, unorm(ch[0], 1023) | unorm(ch[1], 1023) << 10 | unorm(ch[2], 1023) << 20 | unorm(ch[3], 3) << 30);
+        return 4;
+    }
+    if (f == WGPUTextureFormat_RGB10A2Uint) {
+        put32(out, ((uint32_t)ch[0] & 1023) | ((uint32_t)ch[1] & 1023) << 10 | ((uint32_t)ch[2] & 1023) << 20 |
+                   ((uint32_t)ch[3] & 3) << 30);
+        return 4;
+    }
+    if (f == WGPUTextureFormat_RG11B10Ufloat) {
+        /* uf11/uf10 share half's 5-bit exponent: drop the sign and low mantissa bits. */
+        uint32_t r = half_from_float((float)clampd(ch[0], 0, 65000)) >> 4;
+        uint32_t g = half_from_float((float)clampd(ch[1], 0, 65000)) >> 4;
+        uint32_t b = half_from_float((float)clampd(ch[2], 0, 65000)) >> 5;
+        put32(out, (r & 0x7FFu) | (g & 0x7FFu) << 11 | (b & 0x3FFu) << 22);
+        return 4;
+    }
+    if (f == EG_FORMAT_RGB565_VALUE) {
+        put16(out, unorm(ch[2], 31) | unorm(ch[1], 63) << 5 | unorm(ch[0], 31) << 11);
+        return 2;
+    }
+    bool bgra = f == WGPUTextureFormat_BGRA8Unorm || f == WGPUTextureFormat_BGRA8UnormSrgb;
+    for (uint32_t i = 0; i < n && i < 4; i++) {
+        double x = ch[bgra && i != 3 ? 2 - i : i];
+        uint8_t *p = out + i * (bits / 8u);
+        uint32_t max = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
+        switch (fi->sample_type) {
+        case WGPUTextureSampleType_Uint:
+            x = clampd(x, 0, (double)max);
+            if (bits == 8) *p = (uint8_t)x; else if (bits == 16) put16(p, (uint32_t)x); else put32(p, (uint32_t)x);
+            break;
+        case WGPUTextureSampleType_Sint: {
+            int32_t s = (int32_t)clampd(x, -(double)(max / 2u) - 1.0, (double)(max / 2u));
+            if (bits == 8) *p = (uint8_t)s; else if (bits == 16) put16(p, (uint32_t)s & 0xFFFFu); else put32(p, (uint32_t)s);
+            break;
+        }
+        default:
+            if (ends_with(fi->name, "Float")) {
+                if (bits == 32) put32(p, f32_bits((float)x)); else put16(p, half_from_float((float)x));
+            } else if (ends_with(fi->name, "Snorm")) {
+                int32_t s = snorm(x, (int32_t)(max / 2u));
+                if (bits == 8) *p = (uint8_t)s; else put16(p, (uint32_t)s & 0xFFFFu);
+            } else {
+                uint32_t u = fi->srgb && i != 3 ? srgb8(x) : unorm(x, max);
+                if (bits == 8) *p = (uint8_t)u; else put16(p, u);
+            }
+            break;
+        }
+    }
+    return n * (bits / 8u);
+}
+
+/* ---- subresource fills ---- */
+
+static void fill_layer(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B)
+{
+    uint8_t *base = s->base + (size_t)layer * s->slice_pitch_B;
+    for (uint32_t y = 0; y < s->height_el; y++) {
+        uint8_t *row = base + (size_t)y * s->row_pitch_B;
+        for (uint32_t x = 0; x < s->width_el * (s->element_B / texel_B); x++)
+            eg_memcpy(row + (size_t)x * texel_B, texel, texel_B);
+    }
+}
+
+static uint32_t attachment_layer(const eg_texture_view_t *view, uint32_t depth_slice)
+{
+    return view->texture->dimension == WGPUTextureDimension_3D ? depth_slice : view->base_array_layer;
+}
+
+static void clear_color(const eg_cmd_color_attachment_t *a)
+{
+    const eg_texture_view_t *view = a->view;
+    eg_soft_subres_t s;
+    eg_soft_subresource(view->texture, WGPUTextureAspect_All, view->base_mip_level, &s);
+    uint8_t texel[16] = { 0 };
+    uint32_t n = encode_color(view->fi, &a->clear_value, texel);
+    if (n == 0 || n != s.block_B) return;
+    fill_layer(&s, attachment_layer(view, a->depth_slice), texel, n);
+}
+
+static void fill_aspect(const eg_texture_view_t *view, WGPUTextureAspect aspect, const uint8_t *texel,
+                        uint32_t texel_B)
+{
+    eg_soft_subres_t s;
+    eg_soft_subresource(view->texture, aspect, view->base_mip_level, &s);
+    if (s.block_B != texel_B) return;
+    fill_layer(&s, view->base_array_layer, texel, texel_B);
+}
+
+static void clear_depth_stencil(const eg_cmd_depth_stencil_attachment_t *ds, bool begin)
+{
+    const eg_texture_view_t *view = ds->view;
+    const eg_format_info_t *fi = view->fi;
+    uint8_t texel[4] = { 0 };
+    uint32_t store_zero = begin ? WGPULoadOp_Clear : WGPUStoreOp_Discard;
+    if ((fi->aspects & EG_ASPECT_DEPTH) &&
+        (begin ? ds->depth_load_op : ds->depth_store_op) == store_zero) {
+        uint32_t n = eg_soft_block_B(view->texture, WGPUTextureAspect_DepthOnly);
+        float d = begin ? ds->depth_clear_value : 0.0f;
+        if (n == 2) put16(texel, unorm(d, 65535));
+        else put32(texel, f32_bits(d));
+        fill_aspect(view, WGPUTextureAspect_DepthOnly, texel, n);
+    }
+    if ((fi->aspects & EG_ASPECT_STENCIL) &&
+        (begin ? ds->stencil_load_op : ds->stencil_store_op) == store_zero) {
+        texel[0] = begin ? (uint8_t)ds->stencil_clear_value : 0;
+        fill_aspect(view, WGPUTextureAspect_StencilOnly, texel, 1);
+    }
+}
+
+/* Resolve: each texel of the single-sample target is the average of the source's samples
+ * (unorm/float formats; integer formats are not resolvable). Done per byte channel for 8-bit
+ * unorm formats, the only resolvable class soft stores byte-wise. TODO(#4): float16/32 resolve. */
+static void resolve(const eg_cmd_color_attachment_t *a)
+{
+    const eg_texture_view_t *src = a->view, *dst = a->resolve_target;
+    eg_soft_subres_t s, d;
+    eg_soft_subresource(src->texture, WGPUTextureAspect_All, src->base_mip_level, &s);
+    eg_soft_subresource(dst->texture, WGPUTextureAspect_All, dst->base_mip_level, &d);
+    uint32_t samples = s.element_B / s.block_B;
+    const uint8_t *sb = s.base + (size_t)attachment_layer(src, a->depth_slice) * s.slice_pitch_B;
+    uint8_t *db = d.base + (size_t)dst->base_array_layer * d.slice_pitch_B;
+    for (uint32_t y = 0; y < s.height_el; y++)
+        for (uint32_t x = 0; x < s.width_el; x++) {
+            const uint8_t *st = sb + (size_t)y * s.row_pitch_B + (size_t)x * s.element_B;
+            uint8_t *dt = db + (size_t)y * d.row_pitch_B + (size_t)x * d.element_B;
+            for (uint32_t b = 0; b < s.block_B; b++) {
+                uint32_t sum = 0;
+                for (uint32_t k = 0; k < samples; k++) sum += st[k * s.block_B + b];
+                dt[b] = (uint8_t)((sum + samples / 2u) / samples);
+            }
+        }
+}
+
+static void begin_render_pass(const eg_cmd_begin_render_pass_t *r)
+{
+    for (uint32_t i = 0; i < r->color_count; i++)
+        if (r->color[i].view && r->color[i].load_op == WGPULoadOp_Clear)
+            clear_color(&r->color[i]);
+    if (r->depth_stencil.view)
+        clear_depth_stencil(&r->depth_stencil, true);
+}
+
+static void end_render_pass(const eg_cmd_begin_render_pass_t *r)
+{
+    for (uint32_t i = 0; i < r->color_count; i++) {
+        const eg_cmd_color_attachment_t *a = &r->color[i];
+        if (!a->view) continue;
+        if (a->resolve_target) resolve(a);
+        if (a->store_op == WGPUStoreOp_Discard) {
+            /* Discard leaves the contents zero-equivalent, as lazily cleared textures read. */
+            eg_soft_subres_t s;
+            eg_soft_subresource(a->view->texture, WGPUTextureAspect_All, a->view->base_mip_level, &s);
+            uint8_t zero[16] = { 0 };
+            fill_layer(&s, attachment_layer(a->view, a->depth_slice), zero, s.block_B);
+        }
+    }
+    if (r->depth_stencil.view)
+        clear_depth_stencil(&r->depth_stencil, false);
+}
+
+/* ---- copies ---- */
+
+static void copy_bt(const eg_cmd_copy_bt_t *c, bool to_texture)
+{
+    const eg_texel_region_t *r = &c->region;
+    const eg_format_info_t *fi = c->texture->fi;
+    uint32_t block_B = eg_soft_block_B(c->texture, r->aspect);
+    uint32_t w_el = r->width_px / fi->block_w_px, h_el = r->height_px / fi->block_h_px;
+    uint8_t *buf = eg_soft_buffer_mem(c->buffer);
+    for (uint32_t z = 0; z < r->depth_or_layers; z++)
+        for (uint32_t y = 0; y < h_el; y++) {
+            uint8_t *b = buf + c->layout.offset_B +
+                         ((uint64_t)z * c->layout.rows_per_image + y) * c->layout.bytes_per_row_B;
+            uint8_t *t = eg_soft_texel_addr(c->texture, r->aspect, r->mip_level, r->origin_z + z,
+                                            r->origin_x / fi->block_w_px, r->origin_y / fi->block_h_px + y);
+            if (to_texture) eg_memcpy(t, b, (size_t)w_el * block_B);
+            else eg_memcpy(b, t, (size_t)w_el * block_B);
+        }
+}
+
+static void copy_t2t_plane(const eg_cmd_copy_t2t_t *c, WGPUTextureAspect aspect)
+{
+    const eg_texel_region_t *s = &c->src_region, *d = &c->dst_region;
+    const eg_format_info_t *fi = c->src->fi;
+    eg_soft_subres_t ss;
+    eg_soft_subresource(c->src, aspect, s->mip_level, &ss);
+    uint32_t w_el = s->width_px / fi->block_w_px, h_el = s->height_px / fi->block_h_px;
+    for (uint32_t z = 0; z < s->depth_or_layers; z++)
+        for (uint32_t y = 0; y < h_el; y++) {
+            const uint8_t *sp = eg_soft_texel_addr(c->src, aspect, s->mip_level, s->origin_z + z,
+                                                   s->origin_x / fi->block_w_px, s->origin_y / fi->block_h_px + y);
+            uint8_t *dp = eg_soft_texel_addr(c->dst, aspect, d->mip_level, d->origin_z + z,
+                                             d->origin_x / fi->block_w_px, d->origin_y / fi->block_h_px + y);
+            eg_memcpy(dp, sp, (size_t)w_el * ss.element_B);
+        }
+}
+
+static void copy_t2t(const eg_cmd_copy_t2t_t *c)
+{
+    const eg_format_info_t *fi = c->src->fi;
+    if ((fi->aspects & EG_ASPECT_DEPTH) && (fi->aspects & EG_ASPECT_STENCIL)) {
+        copy_t2t_plane(c, WGPUTextureAspect_DepthOnly);
+        copy_t2t_plane(c, WGPUTextureAspect_StencilOnly);
+    } else {
+        copy_t2t_plane(c, WGPUTextureAspect_All);
+    }
+}
+
+eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream)
+{
+    (void)dev;
+    const eg_cmd_begin_render_pass_t *pass = NULL;
+    for (const eg_cmd_header_t *h = eg_cmd_first(stream); h; h = eg_cmd_next(stream, h)) {
+        switch ((eg_cmd_op_t)h->op) {
+        case EG_CMD_COPY_BUFFER_TO_BUFFER: {
+            const eg_cmd_copy_b2b_t *c = (const eg_cmd_copy_b2b_t *)(const void *)h;
+            if (c->size_B)
+                eg_memcpy(eg_soft_buffer_mem(c->dst) + c->dst_offset_B,
+                          eg_soft_buffer_mem(c->src) + c->src_offset_B, (size_t)c->size_B);
+            break;
+        }
+        case EG_CMD_CLEAR_BUFFER: {
+            const eg_cmd_clear_buffer_t *c = (const eg_cmd_clear_buffer_t *)(const void *)h;
+            if (c->size_B)
+                eg_memset(eg_soft_buffer_mem(c->buffer) + c->offset_B, 0, (size_t)c->size_B);
+            break;
+        }
+        case EG_CMD_COPY_BUFFER_TO_TEXTURE:
+        case EG_CMD_COPY_TEXTURE_TO_BUFFER:
+            copy_bt((const eg_cmd_copy_bt_t *)(const void *)h, h->op == EG_CMD_COPY_BUFFER_TO_TEXTURE);
+            break;
+        case EG_CMD_COPY_TEXTURE_TO_TEXTURE:
+            copy_t2t((const eg_cmd_copy_t2t_t *)(const void *)h);
+            break;
+        case EG_CMD_BEGIN_RENDER_PASS:
+            pass = (const eg_cmd_begin_render_pass_t *)(const void *)h;
+            begin_render_pass(pass);
+            break;
+        case EG_CMD_END_RENDER_PASS:
+            if (pass) end_render_pass(pass);
+            pass = NULL;
+            break;
+        default:
+            /* Barriers need nothing on a CPU that executes in order; state setting, draws and
+             * dispatches wait for the rasterizer and shader VM: TODO(#4). */
+            break;
+        }
+    }
+    return EG_STATUS_OK;
+}
+
+#endif /* EMGPU_HAL_SOFT */

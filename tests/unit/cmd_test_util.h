@@ -1,0 +1,114 @@
+/* Helpers shared by the command encoder, copy, pass and submit tests (static: one copy per file). */
+#ifndef EG_CMD_TEST_UTIL_H
+#define EG_CMD_TEST_UTIL_H
+
+#include <string.h>
+#include <webgpu/webgpu.h>
+
+#include "tests/harness/test_device.h"
+
+/* EG_EXPECT_ERROR with a code held in a variable (table-driven tests). */
+#define T_EXPECT_VALIDATION(code_, frag_) \
+    do { EG_EXPECT_EQ_U(eg_test_err.count, 1); EG_EXPECT_EQ_U(eg_test_err.type, WGPUErrorType_Validation); \
+         EG_EXPECT_EQ_U(eg_test_err.code, (code_)); EG_EXPECT_STR_CONTAINS(eg_test_err.message, (frag_)); \
+         eg_test_errors_reset(); } while (0)
+
+static inline WGPUBuffer t_buffer(WGPUDevice d, WGPUBufferUsage usage, uint64_t size)
+{
+    WGPUBufferDescriptor bd = WGPU_BUFFER_DESCRIPTOR_INIT;
+    bd.usage = usage;
+    bd.size = size;
+    return wgpuDeviceCreateBuffer(d, &bd);
+}
+
+static inline WGPUTexture t_texture(WGPUDevice d, WGPUTextureFormat fmt, uint32_t w, uint32_t h,
+                                    uint32_t layers, uint32_t mips, uint32_t samples, WGPUTextureUsage usage)
+{
+    WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
+    td.format = fmt;
+    td.size.width = w;
+    td.size.height = h;
+    td.size.depthOrArrayLayers = layers;
+    td.mipLevelCount = mips;
+    td.sampleCount = samples;
+    td.usage = usage;
+    return wgpuDeviceCreateTexture(d, &td);
+}
+
+static inline WGPUCommandEncoder t_encoder(WGPUDevice d)
+{
+    return wgpuDeviceCreateCommandEncoder(d, NULL);
+}
+
+/* Finishes, submits and releases the encoder and its command buffer. */
+static inline void t_submit(WGPUCommandEncoder e)
+{
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(e, NULL);
+    wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+    wgpuCommandBufferRelease(cb);
+    wgpuCommandEncoderRelease(e);
+}
+
+/* Finish is where deferred encoder errors surface; the invalid command buffer is released. */
+static inline void t_finish(WGPUCommandEncoder e)
+{
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(e, NULL);
+    if (cb) wgpuCommandBufferRelease(cb);
+    wgpuCommandEncoderRelease(e);
+}
+
+static void t_map_cb(WGPUMapAsyncStatus status, WGPUStringView message, void *u1, void *u2)
+{
+    (void)message; (void)u2;
+    *(WGPUMapAsyncStatus *)u1 = status;
+}
+
+/* Copies size bytes of src (CopySrc usage) into a map-read buffer and reads them into out. */
+static inline bool t_readback(WGPUDevice d, WGPUBuffer src, uint64_t offset, uint64_t size, void *out)
+{
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, size);
+    WGPUCommandEncoder e = t_encoder(d);
+    wgpuCommandEncoderCopyBufferToBuffer(e, src, offset, rb, 0, size);
+    t_submit(e);
+    WGPUMapAsyncStatus st = WGPUMapAsyncStatus_Error;
+    WGPUBufferMapCallbackInfo ci = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+    ci.mode = WGPUCallbackMode_AllowProcessEvents;
+    ci.callback = t_map_cb;
+    ci.userdata1 = &st;
+    bool ok = eg_test_wait(wgpuBufferMapAsync(rb, WGPUMapMode_Read, 0, size, ci)) &&
+              st == WGPUMapAsyncStatus_Success;
+    const void *p = ok ? wgpuBufferGetConstMappedRange(rb, 0, size) : NULL;
+    if (p) memcpy(out, p, size);
+    if (ok) wgpuBufferUnmap(rb);
+    wgpuBufferRelease(rb);
+    return p != NULL;
+}
+
+static inline WGPUTexelCopyBufferInfo t_buf_info(WGPUBuffer b, uint64_t offset, uint32_t bpr, uint32_t rpi)
+{
+    WGPUTexelCopyBufferInfo i = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
+    i.buffer = b;
+    i.layout.offset = offset;
+    i.layout.bytesPerRow = bpr;
+    i.layout.rowsPerImage = rpi;
+    return i;
+}
+
+static inline WGPUTexelCopyTextureInfo t_tex_info(WGPUTexture t, uint32_t mip, uint32_t x, uint32_t y, uint32_t z)
+{
+    WGPUTexelCopyTextureInfo i = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+    i.texture = t;
+    i.mipLevel = mip;
+    i.origin.x = x;
+    i.origin.y = y;
+    i.origin.z = z;
+    return i;
+}
+
+static inline WGPUExtent3D t_extent(uint32_t w, uint32_t h, uint32_t d)
+{
+    WGPUExtent3D e = { w, h, d };
+    return e;
+}
+
+#endif /* EG_CMD_TEST_UTIL_H */

@@ -1,0 +1,92 @@
+/* Tests for wgpuDeviceCreateShaderModule: SPIR-V intake and header checks. */
+#include "config/emgpu_config.h"
+#include "kernel/api/shader_module.h"
+#include "tests/harness/test_device.h"
+
+/* The smallest header: magic, version 1.3, generator 0, id bound 1, schema 0 (SPIR-V spec §2.3). */
+static const uint32_t tiny_spirv[5] = { 0x07230203u, 0x00010300u, 0u, 1u, 0u };
+
+static WGPUShaderModule make_module(WGPUDevice d, const uint32_t *code, uint32_t words)
+{
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = code;
+    src.codeSize = words;
+    WGPUShaderModuleDescriptor desc = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    desc.nextInChain = &src.chain;
+    return wgpuDeviceCreateShaderModule(d, &desc);
+}
+
+EG_TEST(shader_module, spirv_copied)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    uint32_t words[5];
+    for (uint32_t i = 0; i < 5; i++) words[i] = tiny_spirv[i];
+    WGPUShaderModule m = make_module(d, words, 5);
+    EG_EXPECT_NO_ERROR();
+    EG_ASSERT(m != NULL);
+    words[0] = 0;                                     /* the module keeps its own copy */
+    EG_EXPECT_EQ_U(m->word_count, 5);
+    EG_EXPECT_EQ_U(m->code[0], EG_SPIRV_MAGIC);
+    wgpuShaderModuleAddRef(m);
+    wgpuShaderModuleRelease(m);
+    wgpuShaderModuleSetLabel(m, (WGPUStringView){ "vs", 2 });
+    wgpuShaderModuleRelease(m);
+    eg_test_device_release();
+}
+
+EG_TEST(shader_module, source_rules)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUShaderSourceWGSL wgsl = WGPU_SHADER_SOURCE_WGSL_INIT;
+    wgsl.code = (WGPUStringView){ "@vertex fn main() {}", WGPU_STRLEN };
+    WGPUShaderModuleDescriptor desc = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    desc.nextInChain = &wgsl.chain;
+    WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &desc);
+    EG_EXPECT(m != NULL);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_WGSL_UNSUPPORTED, "WGSL is not supported");
+    wgpuShaderModuleRelease(m);
+    desc.nextInChain = NULL;
+    m = wgpuDeviceCreateShaderModule(d, &desc);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_NO_SOURCE, "WGPUShaderSourceSPIRV");
+    wgpuShaderModuleRelease(m);
+    eg_test_device_release();
+}
+
+EG_TEST(shader_module, header_rules)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUShaderModule m = make_module(d, NULL, 5);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_SPIRV_EMPTY, "code is NULL");
+    wgpuShaderModuleRelease(m);
+    m = make_module(d, tiny_spirv, 0);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_SPIRV_EMPTY, "codeSize is 0");
+    wgpuShaderModuleRelease(m);
+    m = make_module(d, tiny_spirv, 4);                /* shorter than the 5-word header */
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_SPIRV_HEADER, "codeSize 4");
+    wgpuShaderModuleRelease(m);
+    static const uint32_t swapped[5] = { 0x03022307u, 0x00010300u, 0u, 1u, 0u };
+    m = make_module(d, swapped, 5);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_SPIRV_MAGIC, "byte-swapped");
+    wgpuShaderModuleRelease(m);
+    static uint32_t big[EMGPU_MAX_SPIRV_WORDS + 1] = { 0x07230203u, 0x00010300u, 0u, 1u, 0u };
+    m = make_module(d, big, EMGPU_MAX_SPIRV_WORDS + 1);
+    EG_EXPECT_ERROR(WGPUErrorType_OutOfMemory, INLINE_BOUND, "EMGPU_MAX_SPIRV_WORDS");
+    wgpuShaderModuleRelease(m);
+    eg_test_device_release();
+}
+
+EG_TEST(shader_module, pool_capacity_plus_one)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    static WGPUShaderModule ms[EMGPU_MAX_SHADER_MODULES];
+    for (uint32_t i = 0; i < EMGPU_MAX_SHADER_MODULES; i++) ms[i] = make_module(d, tiny_spirv, 5);
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT(make_module(d, tiny_spirv, 5) == NULL);
+    EG_EXPECT_ERROR(WGPUErrorType_OutOfMemory, POOL_FULL, "EMGPU_MAX_SHADER_MODULES");
+    for (uint32_t i = 0; i < EMGPU_MAX_SHADER_MODULES; i++) wgpuShaderModuleRelease(ms[i]);
+    eg_test_device_release();
+}
