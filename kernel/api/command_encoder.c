@@ -55,10 +55,15 @@ bool eg_encoder_track_fail(eg_encoder_t *e, const eg_vctx_t *v, const eg_track_e
     }
     if (err->status == EG_TRACK_E_TRANSITIONS_FULL)
         return eg_encoder_stream_full(e, v);
-    return eg_encoder_fail(e, v, WGPUErrorType_OutOfMemory, EG_E_ARENA_FULL,
-                           "resource tracker out of room (%s = %u, %u needed)",
-                           err->knob ? err->knob : "tracker", (unsigned)err->capacity,
-                           (unsigned)err->needed);
+    if (err->status == EG_TRACK_E_SUBRESOURCE_FULL)
+        return eg_encoder_fail(e, v, WGPUErrorType_OutOfMemory, EG_E_ARENA_FULL,
+                               "resource tracker out of room (%s = %u, %u needed)",
+                               err->knob ? err->knob : "tracker", (unsigned)err->capacity,
+                               (unsigned)err->needed);
+    return eg_encoder_fail(e, v, WGPUErrorType_Internal, EG_E_HAL_INTERNAL,
+                           "resource tracker rejected %s slot %u (status %u)",
+                           err->kind == EG_TRACK_KIND_TEXTURE ? "texture" : "buffer",
+                           (unsigned)err->index, (unsigned)err->status);
 }
 
 /* ---- argument handles ---- */
@@ -192,7 +197,8 @@ static bool setup_memory(eg_encoder_t *e, const eg_vctx_t *v)
     uint32_t cap_B = eg_instance_stream_bytes(inst);
     const eg_track_device_t *dev = (const eg_track_device_t *)e->obj.device->track;
     uint32_t off_B = 0;
-    if (dev) {
+    /* A tracker with zero caps is one the device has not initialised (core's TRACK HOOK). */
+    if (dev && dev->max_buffers > 0) {
         eg_track_caps_t caps = { dev->max_buffers, dev->max_textures, EG_ENCODER_SUBRESOURCE_STATES,
                                  "EG_ENCODER_SUBRESOURCE_STATES" };
         size_t cmd_B = EG_ALIGN_UP(eg_track_cmd_storage_size(&caps), (size_t)8);

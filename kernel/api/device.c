@@ -18,6 +18,24 @@ static void copy_msg(char *dst, size_t cap, const char *src)
     eg_fmt(dst, cap, "%s", src);
 }
 
+/* The device tracker gets the per-device block the instance reserved for it (its size was taken
+ * from eg_track_device_storage_size when the instance memory was laid out). */
+static bool init_tracker(struct WGPUDeviceImpl *dev, struct WGPUInstanceImpl *inst, uint32_t slot,
+                         char *msg, size_t msg_cap)
+{
+    eg_track_caps_t caps = eg_instance_track_caps(inst);
+    eg_track_error_t err;
+    if (eg_track_device_storage_size(&caps) > inst->layout.track_device_B ||
+        eg_track_device_init(&dev->track_state, &caps, eg_instance_track_memory(inst, slot), &err)
+            != EG_TRACK_OK) {
+        eg_fmt(msg, msg_cap, "wgpuAdapterRequestDevice: the resource tracker does not fit its "
+               "reserved %u bytes (internal error)", (unsigned)inst->layout.track_device_B);
+        return false;
+    }
+    dev->track = &dev->track_state;
+    return true;
+}
+
 struct WGPUDeviceImpl *eg_device_create(struct WGPUAdapterImpl *adapter, const WGPUDeviceDescriptor *d,
                                         const WGPULimits *limits, uint64_t features,
                                         char *msg, size_t msg_cap)
@@ -56,7 +74,12 @@ struct WGPUDeviceImpl *eg_device_create(struct WGPUAdapterImpl *adapter, const W
     uint32_t slot = eg_pool_index(&inst->pools[EG_KIND_DEVICE], dev);
     dev->heap_mem = eg_instance_device_heap(inst, slot);
     dev->heap_B = inst->caps.device_heap_B;
-    dev->track = eg_instance_track_memory(inst, slot);   /* TRACK HOOK: eg_track_device_init */
+    if (!init_tracker(dev, inst, slot, msg, msg_cap)) {
+        dev->hal->device_close(dev->hal_dev);
+        eg_pool_free(&inst->pools[EG_KIND_QUEUE], q);
+        eg_pool_free(&inst->pools[EG_KIND_DEVICE], dev);
+        return NULL;
+    }
     q->obj.device = dev;
     eg_object_set_label(&q->obj, d->defaultQueue.label);
     dev->queue = q;

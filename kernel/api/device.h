@@ -7,6 +7,7 @@
 #include "kernel/api/features.h"
 #include "kernel/api/object.h"
 #include "kernel/base/arena.h"
+#include "kernel/track/track.h"
 
 typedef struct eg_error_scope {
     WGPUErrorFilter filter;
@@ -42,8 +43,8 @@ struct WGPUDeviceImpl {
     /* per-device heap for long-lived variable data (kernel/base/range_alloc) */
     uint8_t                 *heap_mem;          /* eg_instance_device_heap() */
     uint32_t                 heap_B;
-    void                    *track;             /* device tracker storage (kernel/track): TRACK HOOK,
-                                                 * eg_instance_track_memory(); not initialised yet */
+    eg_track_device_t       *track;             /* &track_state once initialised, else NULL */
+    eg_track_device_t        track_state;       /* device tracker; storage from the instance block */
     bool                     destroyed;         /* wgpuDeviceDestroy ran */
 };
 

@@ -11,6 +11,7 @@
 #include "kernel/api/error.h"
 #include "kernel/api/object.h"
 #include "kernel/base/arena.h"
+#include "kernel/track/track.h"
 
 /** Instances alive at once. The default static block serves one instance; further instances
  *  need a caller-provided block (WGPUEmgpuInstanceMemoryDescriptor). */
@@ -93,6 +94,8 @@ uint32_t eg_instance_stream_bytes(const struct WGPUInstanceImpl *inst);
 /** Heap memory of device slot `device_slot_index` (1-based): caps.device_heap_B bytes, 8-aligned. */
 uint8_t *eg_instance_device_heap(struct WGPUInstanceImpl *inst, uint32_t device_slot_index);
 /** Tracker storage of device slot `device_slot_index` (layout.track_device_B bytes, 8-aligned). */
+eg_track_caps_t eg_instance_track_caps_of(const eg_capacities_t *caps);
+eg_track_caps_t eg_instance_track_caps(const struct WGPUInstanceImpl *inst);
 uint8_t *eg_instance_track_memory(struct WGPUInstanceImpl *inst, uint32_t device_slot_index);
 
 /* instance_memory.c: bytes needed for caps, and carving the block into pools. */

@@ -43,7 +43,8 @@
 /* Device tracker storage, an upper bound of eg_track_device_storage_size() as a constant:
  * per buffer a state word and a live bit; per texture state, run, mip and layer counts and a
  * live bit; the subresource table with its used bits; 64 bytes of rounding slack.
- * eg_instance_memory_size() re-checks it against the tracker's own figure at run time. */
+ * TRACK HOOK: when devices start calling eg_track_device_init, check at device creation that
+ * eg_track_device_storage_size() <= layout.track_device_B. */
 #define TRACK_DEVICE_B(bufs, texs, subres) \
     SLOT_B(((size_t)(bufs) + 32u) / 32u * 4u + (size_t)(bufs) * 2u + 2u + \
            ((size_t)(texs) + 32u) / 32u * 4u + ((size_t)(texs) + 1u) * 7u + \
@@ -166,6 +167,9 @@ static void layout_compute(const eg_capacities_t *caps, eg_instance_layout_t *l)
     /* TRACK HOOK: the bound above, never less than what kernel/track itself asks for. */
     size_t track_B = TRACK_DEVICE_B(caps->pool[EG_KIND_BUFFER], caps->pool[EG_KIND_TEXTURE],
                                     EMGPU_TRACK_SUBRESOURCE_STATES);
+    eg_track_caps_t tcaps = eg_instance_track_caps_of(caps);
+    size_t exact_B = EG_ALIGN_UP(eg_track_device_storage_size(&tcaps), (size_t)8);
+    if (exact_B > track_B) track_B = exact_B;
     l->track_device_B = track_B;
     l->track_off = at;
     at += track_B * caps->pool[EG_KIND_DEVICE];
@@ -211,6 +215,18 @@ uint8_t *eg_instance_device_heap(struct WGPUInstanceImpl *inst, uint32_t device_
     EG_DEBUG_ASSERT(device_slot_index >= 1 && device_slot_index <= inst->caps.pool[EG_KIND_DEVICE]);
     return inst->memory + inst->layout.heaps_off +
            (size_t)(device_slot_index - 1) * SLOT_B(inst->caps.device_heap_B);
+}
+
+eg_track_caps_t eg_instance_track_caps_of(const eg_capacities_t *caps)
+{
+    eg_track_caps_t t = { caps->pool[EG_KIND_BUFFER], caps->pool[EG_KIND_TEXTURE],
+                          EMGPU_TRACK_SUBRESOURCE_STATES, "EMGPU_TRACK_SUBRESOURCE_STATES" };
+    return t;
+}
+
+eg_track_caps_t eg_instance_track_caps(const struct WGPUInstanceImpl *inst)
+{
+    return eg_instance_track_caps_of(&inst->caps);
 }
 
 uint8_t *eg_instance_track_memory(struct WGPUInstanceImpl *inst, uint32_t device_slot_index)

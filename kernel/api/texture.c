@@ -201,8 +201,11 @@ WGPUTexture wgpuDeviceCreateTexture(WGPUDevice device, WGPUTextureDescriptor con
     if (!t) return NULL;
     eg_object_set_label(&t->obj, descriptor->label);
     v.label = t->obj.label;
-    fill_desc(t, descriptor);
-    if (!validate_desc(&v, descriptor, t)) {
+    /* Validate a resolved copy: webgpu.h's Undefined dimension means 2D. */
+    WGPUTextureDescriptor rd = *descriptor;
+    if (rd.dimension == WGPUTextureDimension_Undefined) rd.dimension = WGPUTextureDimension_2D;
+    fill_desc(t, &rd);
+    if (!validate_desc(&v, &rd, t)) {
         t->obj.invalid = 1;
         return t;
     }
@@ -213,7 +216,8 @@ WGPUTexture wgpuDeviceCreateTexture(WGPUDevice device, WGPUTextureDescriptor con
         return t;
     }
     t->hal_live = true;
-    if (device->track) {
+    const eg_track_device_t *trk = device->track;
+    if (trk && trk->max_textures > 0) {   /* TODO(#2): always, once device.c inits the tracker */
         eg_track_error_t err;
         if (eg_track_texture_register(device->track, pool_index(t), t->mip_level_count,
                                       eg_texture_layer_count(t), &err) == EG_TRACK_OK) {

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <webgpu/webgpu.h>
 
+#include "config/emgpu_config.h"
+#include "kernel/base/util.h"
 #include "tests/harness/test_device.h"
 
 /* EG_EXPECT_ERROR with a code held in a variable (table-driven tests). */
