@@ -14,10 +14,10 @@ BUILD := $(if $(O),$(O),build/$(BOARD))
 
 # Defaults a board.mk may override.
 CROSS ?=
-CC := $(CROSS)gcc
-AR := $(CROSS)ar
-SIZE := $(CROSS)size
-NM := $(CROSS)nm
+CC = $(CROSS)gcc
+AR = $(CROSS)ar
+SIZE = $(CROSS)size
+NM = $(CROSS)nm
 OPT ?= -O2 -g
 PORT ?= posix
 TEST_RUN ?=

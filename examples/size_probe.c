@@ -4,7 +4,7 @@
  * texture, an upload, a render-pass clear, copies, submit, a mapped readback, and releases. With
  * --gc-sections the image keeps exactly what such an application pulls in, which is the figure
  * that matters on a microcontroller (tools/size_report.sh). It also runs: the exit status is 0
- * when the read-back pixel is the clear colour.
+ * when the read-back pixel is the clear colour and no WebGPU error was reported.
  */
 #include <webgpu/webgpu.h>
 
@@ -16,6 +16,19 @@
 #define ROW_B (256u) /* bytesPerRow must be a multiple of 256 (WebGPU copy rules) */
 
 int main(int argc, char **argv);
+
+static unsigned error_count;
+
+static void on_error(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message,
+                     void *userdata1, void *userdata2)
+{
+    (void)device;
+    (void)type;
+    (void)message;
+    (void)userdata1;
+    (void)userdata2;
+    error_count++;
+}
 
 static int cycle(WGPUInstance instance, WGPUDevice device)
 {
@@ -87,9 +100,11 @@ int main(int argc, char **argv)
     (void)argv;
     WGPUInstance instance = wgpuCreateInstance(NULL);
     if (!instance) return 2;
+    WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
+    dd.uncapturedErrorCallbackInfo.callback = on_error;
     WGPUAdapter adapter;
-    WGPUDevice device = example_soft_device(instance, NULL, &adapter);
-    int ok = device && cycle(instance, device);
+    WGPUDevice device = example_soft_device(instance, &dd, &adapter);
+    int ok = device && cycle(instance, device) && error_count == 0;
     if (device) wgpuDeviceRelease(device);
     if (adapter) wgpuAdapterRelease(adapter);
     wgpuInstanceRelease(instance);

@@ -77,6 +77,10 @@ typedef struct eg_hal_submit {
 typedef struct eg_hal_ops {
     const char     *name;                    /* "soft", "noop", "vulkan", ... */
     WGPUBackendType backend;
+    /* The knob that sizes the backend's resource memory, quoted when it runs out
+     * ("EMGPU_SOFT_HEAP_BYTES"), with its configured value; NULL/0 when the driver owns memory. */
+    const char     *memory_knob;
+    uint64_t        memory_knob_value;
 
     /* ---- adapter / device ---- */
     /* Fills info (limits, features, formats, names) for the adapter at `ordinal` of this backend;

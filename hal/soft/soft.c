@@ -124,6 +124,8 @@ static uint64_t soft_wait_index(eg_hal_device_t *dev, uint64_t index, uint64_t t
 
 const eg_hal_ops_t eg_soft_ops = {
     .name = "soft",
+    .memory_knob = "EMGPU_SOFT_HEAP_BYTES",
+    .memory_knob_value = EMGPU_SOFT_HEAP_BYTES,
     .backend = WGPUBackendType_Undefined,
     .probe = soft_probe,
     .device_open = soft_device_open,

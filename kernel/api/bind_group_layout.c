@@ -281,10 +281,7 @@ static bool validate_desc(const eg_vctx_t *v, const WGPUBindGroupLayoutDescripto
 
 bool eg_binding_hal_fail(const eg_vctx_t *v, eg_status_t st, const char *what)
 {
-    bool oom = st == EG_STATUS_OUT_OF_MEMORY;
-    return eg_fail(v, oom ? WGPUErrorType_OutOfMemory : WGPUErrorType_Internal,
-                   oom ? EG_E_HAL_OUT_OF_MEMORY : EG_E_HAL_INTERNAL,
-                   "the %s backend could not create the %s (status %d)", v->device->hal->name, what, (int)st);
+    return eg_fail_hal(v, st, what, 0);
 }
 
 static void destroy_bgl(void *object)

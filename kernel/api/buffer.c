@@ -10,26 +10,6 @@
 
 /* ---- helpers ---- */
 
-/* HAL failures that validation cannot foresee. Out of memory names the backend's memory knob
- * so the person reading it knows what to raise. TODO(#1): a `memory_knob` member in
- * eg_hal_ops_t would replace the name compare. */
-static bool fail_hal(const eg_vctx_t *v, eg_status_t st, uint64_t size_B)
-{
-    if (st == EG_STATUS_OUT_OF_MEMORY) {
-#if EMGPU_HAL_SOFT
-        if (eg_strcmp(v->device->hal->name, "soft") == 0)
-            return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
-                           "soft heap cannot hold %llu more bytes (EMGPU_SOFT_HEAP_BYTES = %u)",
-                           (unsigned long long)size_B, (unsigned)EMGPU_SOFT_HEAP_BYTES);
-#endif
-        return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
-                       "the %s backend is out of memory for %llu bytes", v->device->hal->name,
-                       (unsigned long long)size_B);
-    }
-    return eg_fail(v, WGPUErrorType_Internal, EG_E_HAL_INTERNAL, "the %s backend failed (status %d)",
-                   v->device->hal->name, (int)st);
-}
-
 static uint32_t pool_index(const eg_buffer_t *b)
 {
     return eg_pool_index(eg_pool_of(b, EG_KIND_BUFFER), b);
@@ -152,7 +132,7 @@ WGPUBuffer wgpuDeviceCreateBuffer(WGPUDevice device, WGPUBufferDescriptor const 
     }
     eg_status_t st = device->hal->buffer_create(device->hal_dev, b);
     if (st != EG_STATUS_OK) {
-        fail_hal(&v, st, b->size_B);
+        eg_fail_hal(&v, st, "buffer", b->size_B);
         b->obj.invalid = 1;
         return b;
     }

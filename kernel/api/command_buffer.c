@@ -157,10 +157,13 @@ bool eg_command_buffer_prepare_submit(const eg_vctx_t *v, WGPUCommandBuffer cb,
     visit_stream(&e->stream, check_resource, &c);
     if (!c.ok)
         return false;
-    if (!device_barrier(e, v))
-        return false;
     *out = &e->stream;
     return true;
+}
+
+bool eg_command_buffer_place_submit_barrier(const eg_vctx_t *v, WGPUCommandBuffer cb)
+{
+    return device_barrier(&cb->enc, v);
 }
 
 void eg_command_buffer_mark_submitted(WGPUCommandBuffer cb, uint64_t index)

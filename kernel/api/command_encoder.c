@@ -310,11 +310,6 @@ static void record_debug(eg_encoder_t *e, const eg_vctx_t *v, eg_cmd_op_t op, WG
     eg_cmd_copy_label(c->label, label);
 }
 
-void eg_encoder_record_debug(eg_encoder_t *e, const eg_vctx_t *v, eg_cmd_op_t op, WGPUStringView label)
-{
-    record_debug(e, v, op, label);
-}
-
 void wgpuCommandEncoderPushDebugGroup(WGPUCommandEncoder commandEncoder, WGPUStringView groupLabel)
 {
     eg_vctx_t v;

@@ -16,7 +16,5 @@
 eg_encoder_t *eg_encoder_enter(WGPUCommandEncoder handle, const char *entry, eg_vctx_t *v);
 /** Spec "validate the encoder state" (open: true; locked: deferred error; ended: immediate). */
 bool eg_encoder_validate_state(eg_encoder_t *e, const eg_vctx_t *v);
-/** Appends a PUSH_DEBUG_GROUP / POP_DEBUG_GROUP / INSERT_DEBUG_MARKER record. */
-void eg_encoder_record_debug(eg_encoder_t *e, const eg_vctx_t *v, eg_cmd_op_t op, WGPUStringView label);
 
 #endif /* EG_API_COMMAND_ENCODER_H */

@@ -92,6 +92,34 @@ bool eg_fail_pool_full(const eg_vctx_t *v, const struct eg_pool *pool)
                    pool->name, pool->knob, (unsigned)pool->capacity);
 }
 
+bool eg_fail_hal(const eg_vctx_t *v, int hal_status, const char *what, uint64_t size_B)
+{
+    const eg_hal_ops_t *hal = v->device->hal;
+    switch ((eg_status_t)hal_status) {
+    case EG_STATUS_OK:
+        return true;
+    case EG_STATUS_OUT_OF_MEMORY:
+        if (hal->memory_knob && size_B)
+            return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
+                           "the %s backend has no room for the %s (%llu bytes; %s = %llu)", hal->name,
+                           what, (unsigned long long)size_B, hal->memory_knob,
+                           (unsigned long long)hal->memory_knob_value);
+        if (hal->memory_knob)
+            return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
+                           "the %s backend has no room for the %s (%s = %llu)", hal->name, what,
+                           hal->memory_knob, (unsigned long long)hal->memory_knob_value);
+        return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
+                       "the %s backend ran out of memory for the %s", hal->name, what);
+    case EG_STATUS_DEVICE_LOST:
+        eg_device_lose(v->device, WGPUDeviceLostReason_Unknown, "the backend lost the device");
+        return false;
+    default:
+        return eg_fail(v, WGPUErrorType_Internal, EG_E_HAL_INTERNAL,
+                       "the %s backend failed on the %s (status %d): a kernel validation gap",
+                       hal->name, what, hal_status);
+    }
+}
+
 eg_error_code_t eg_device_last_error_code(const struct WGPUDeviceImpl *device)
 {
     return device ? device->last_error_code : EG_E_NONE;

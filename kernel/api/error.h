@@ -46,6 +46,11 @@ bool eg_fail(const eg_vctx_t *v, WGPUErrorType type, eg_error_code_t code, const
 /** Reports a pool-full error (OutOfMemory, naming the pool and its knob). */
 bool eg_fail_pool_full(const eg_vctx_t *v, const struct eg_pool *pool);
 
+/** Reports what a HAL create/submit call returned: OutOfMemory naming the backend's memory knob,
+ *  device loss (the device is lost), or Internal (a kernel validation gap). `what` names the
+ *  object ("buffer"), size_B its size when known (0 otherwise). Returns false. */
+bool eg_fail_hal(const eg_vctx_t *v, int hal_status, const char *what, uint64_t size_B);
+
 /* Delivers an already formatted error (used by eg_fail, and by queue-timeline errors). */
 void eg_error_dispatch(struct WGPUDeviceImpl *device, WGPUErrorType type, eg_error_code_t code,
                        const char *message);

@@ -32,14 +32,8 @@ void wgpuQueueSetLabel(WGPUQueue queue, WGPUStringView label)
 
 static void report_status(struct WGPUDeviceImpl *dev, const eg_vctx_t *v, eg_status_t st)
 {
-    if (st == EG_STATUS_OUT_OF_MEMORY)
-        eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY, "the %s backend ran out of memory",
-                dev->hal->name);
-    else if (st == EG_STATUS_DEVICE_LOST)
-        eg_device_lose(dev, WGPUDeviceLostReason_Unknown, "the backend lost the device");
-    else if (st != EG_STATUS_OK)
-        eg_fail(v, WGPUErrorType_Internal, EG_E_HAL_INTERNAL, "the %s backend reported an internal "
-                "error (a kernel validation gap)", dev->hal->name);
+    (void)dev;
+    if (st != EG_STATUS_OK) eg_fail_hal(v, st, "queue operation", 0);
 }
 
 /* Spec: queue.submit(): every command buffer valid, unsubmitted, of this device, its resources
@@ -65,6 +59,8 @@ void wgpuQueueSubmit(WGPUQueue queue, size_t commandCount, WGPUCommandBuffer con
     for (size_t i = 0; i < commandCount; i++)
         if (!eg_command_buffer_prepare_submit(&v, commands[i], &streams[i])) return;
     if (dev->lost) return;   /* spec: a submit on a lost device does nothing, silently */
+    for (size_t i = 0; i < commandCount; i++)
+        if (!eg_command_buffer_place_submit_barrier(&v, commands[i])) return;
     eg_hal_submit_t sub = { dev->submit_index + 1, streams, (uint32_t)commandCount };
     eg_status_t st = dev->hal->queue_submit(dev->hal_dev, &sub);
     if (st != EG_STATUS_OK) {

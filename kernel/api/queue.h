@@ -32,6 +32,11 @@ bool eg_command_buffer_prepare_submit(const eg_vctx_t *v, WGPUCommandBuffer cb,
                                       const struct eg_cmd_stream **out);
 /** Called after hal->queue_submit accepted the streams: the command buffer is consumed, and every
  *  object it references gets obj.last_submit = index (for deferred destruction and maps). */
+/* After every command buffer of a Submit passed prepare_submit: places the device tracker's
+ * transitions in front of cb's stream and adopts its last uses as the device state. Called in
+ * submission order, only once the whole Submit is known valid, so a rejected Submit leaves the
+ * tracker untouched. Fails only when the stream has no room for the barrier (OutOfMemory). */
+bool eg_command_buffer_place_submit_barrier(const eg_vctx_t *v, WGPUCommandBuffer cb);
 void eg_command_buffer_mark_submitted(WGPUCommandBuffer cb, uint64_t index);
 
 #endif /* EG_API_QUEUE_H */

@@ -75,9 +75,7 @@ WGPUSampler wgpuDeviceCreateSampler(WGPUDevice device, WGPUSamplerDescriptor con
     resolve_defaults(&s->desc);
     eg_status_t st = device->hal->sampler_create(device->hal_dev, s);
     if (st != EG_STATUS_OK) {
-        eg_fail(&v, st == EG_STATUS_OUT_OF_MEMORY ? WGPUErrorType_OutOfMemory : WGPUErrorType_Internal,
-                st == EG_STATUS_OUT_OF_MEMORY ? EG_E_HAL_OUT_OF_MEMORY : EG_E_HAL_INTERNAL,
-                "the %s backend could not create the sampler (status %d)", device->hal->name, (int)st);
+        eg_fail_hal(&v, st, "sampler", 0);
         s->obj.invalid = 1;
     }
     return s;

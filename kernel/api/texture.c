@@ -149,21 +149,6 @@ static void fill_desc(eg_texture_t *t, const WGPUTextureDescriptor *d)
     t->view_srgb_pair = WGPUTextureFormat_Undefined;
 }
 
-static bool fail_hal(const eg_vctx_t *v, eg_status_t st)
-{
-    if (st == EG_STATUS_OUT_OF_MEMORY) {
-#if EMGPU_HAL_SOFT
-        if (eg_strcmp(v->device->hal->name, "soft") == 0)
-            return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
-                           "soft heap cannot hold the texture (EMGPU_SOFT_HEAP_BYTES = %u)",
-                           (unsigned)EMGPU_SOFT_HEAP_BYTES);
-#endif
-        return eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
-                       "the %s backend is out of memory for the texture", v->device->hal->name);
-    }
-    return eg_fail(v, WGPUErrorType_Internal, EG_E_HAL_INTERNAL, "the %s backend failed (status %d)",
-                   v->device->hal->name, (int)st);
-}
 
 static void hal_release(eg_texture_t *t)
 {
@@ -211,7 +196,7 @@ WGPUTexture wgpuDeviceCreateTexture(WGPUDevice device, WGPUTextureDescriptor con
     }
     eg_status_t st = device->hal->texture_create(device->hal_dev, t);
     if (st != EG_STATUS_OK) {
-        fail_hal(&v, st);
+        eg_fail_hal(&v, st, "texture", 0);
         t->obj.invalid = 1;
         return t;
     }

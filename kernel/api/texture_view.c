@@ -159,9 +159,7 @@ WGPUTextureView wgpuTextureCreateView(WGPUTexture texture, WGPUTextureViewDescri
     vw->texture = texture;
     eg_status_t st = device->hal->texture_view_create(device->hal_dev, vw);
     if (st != EG_STATUS_OK) {
-        eg_fail(&v, st == EG_STATUS_OUT_OF_MEMORY ? WGPUErrorType_OutOfMemory : WGPUErrorType_Internal,
-                st == EG_STATUS_OUT_OF_MEMORY ? EG_E_HAL_OUT_OF_MEMORY : EG_E_HAL_INTERNAL,
-                "the %s backend could not create the view (status %d)", device->hal->name, (int)st);
+        eg_fail_hal(&v, st, "texture view", 0);
         vw->obj.invalid = 1;
         wgpuTextureRelease(texture);
         vw->texture = NULL;

@@ -103,7 +103,7 @@ static bool init_tracker(WGPUDevice d)
     if (!t || t->max_buffers > 0)
         return t != NULL;
     eg_track_caps_t caps = { EMGPU_MAX_BUFFERS, EMGPU_MAX_TEXTURES, EMGPU_TRACK_SUBRESOURCE_STATES, NULL };
-    static uint8_t storage[32768] __attribute__((aligned(8)));
+    static uint64_t storage[4096];           /* uint64_t: 8-byte aligned */
     if (eg_track_device_storage_size(&caps) > sizeof storage)
         return false;
     return eg_track_device_init(t, &caps, storage, NULL) == EG_TRACK_OK;

@@ -1,0 +1,183 @@
+/* SPIR-V front end over files: the GLSL test shaders (reflection asserted), one negative module
+ * per rule (tests/shaders/invalid, "; expect: <fragment>" on line 1), and the real-world corpus
+ * in ../shared/corpus/spirv (accepted modules must pass spirv-val; counts printed by reason).
+ *
+ * Hosted only. Compiled modules come from tests/shaders/shaders.mk, next to this binary in
+ * shaders/; run from the repository root. Missing inputs are reported as skipped, by name.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/shader/spirv.h"
+
+#define MAX_WORDS (1u << 20)
+static uint32_t g_words[MAX_WORDS];
+static uint8_t g_arena_mem[1u << 20];
+static unsigned g_pass, g_fail, g_skip;
+static char g_spv_dir[1024];
+
+static void check(int ok, const char *what, const char *detail)
+{
+    if (ok) { g_pass++; return; }
+    g_fail++;
+    printf("FAIL %s: %s\n", what, detail ? detail : "");
+}
+
+static long load(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t n = fread(g_words, 4, MAX_WORDS, f);
+    fclose(f);
+    return (long)n;
+}
+
+static bool run(const char *path, eg_spirv_module_t *m, eg_spirv_error_t *err, long *words_out)
+{
+    static eg_arena_t arena;
+    long n = load(path);
+    *words_out = n;
+    eg_arena_init(&arena, "test", "test arena", g_arena_mem, sizeof g_arena_mem);
+    return eg_spirv_parse(m, g_words, n < 0 ? 0 : (uint32_t)n, &arena, err);
+}
+
+/* ---- valid shaders: expected reflection comes from the GLSL sources' layout qualifiers ---- */
+
+static void test_valid(void)
+{
+    char path[1200];
+    eg_spirv_module_t m;
+    eg_spirv_error_t e;
+    long n;
+    snprintf(path, sizeof path, "%s/basic.vert.spv", g_spv_dir);
+    if (load(path) < 0) { printf("SKIP shader_valid: %s not built (include tests/shaders/shaders.mk)\n", path); g_skip++; return; }
+    bool ok = run(path, &m, &e, &n);
+    check(ok, "basic.vert accepted", e.message);
+    if (ok) {
+        const eg_shader_entry_t *v = eg_spirv_find_entry(&m, EG_SHADER_STAGE_VERTEX, "main");
+        check(v && v->input_count == 3, "basic.vert: 3 vertex inputs (a_pos, a_uv, a_joints)", NULL);
+        check(v && v->output_count == 2, "basic.vert: 2 outputs (v_uv, v_joint)", NULL);
+        check(v && v->binding_count == 1 && v->bindings[0].kind == EG_SHADER_BINDING_UNIFORM &&
+              v->bindings[0].group == 0 && v->bindings[0].binding == 0, "basic.vert: uniform at 0/0", NULL);
+        int found = 0;
+        for (uint32_t i = 0; v && i < v->input_count; i++)
+            if (v->inputs[i].location == 2) found = v->inputs[i].scalar == EG_SHADER_SCALAR_U32 && v->inputs[i].components == 4;
+        check(found, "basic.vert: location 2 is uvec4", NULL);
+        check(eg_spirv_find_entry(&m, EG_SHADER_STAGE_FRAGMENT, "main") == NULL, "basic.vert: no fragment entry", NULL);
+    }
+    snprintf(path, sizeof path, "%s/textured.frag.spv", g_spv_dir);
+    ok = run(path, &m, &e, &n);
+    check(ok, "textured.frag accepted", e.message);
+    if (ok) {
+        const eg_shader_entry_t *f = eg_spirv_find_entry(&m, EG_SHADER_STAGE_FRAGMENT, "");
+        check(f && f->output_count == 2 && f->input_count == 2, "textured.frag: 2 inputs, 2 outputs", NULL);
+        int tex = 0, smp = 0, utex = 0;
+        for (uint32_t i = 0; f && i < f->binding_count; i++) {
+            const eg_shader_binding_t *b = &f->bindings[i];
+            if (b->group == 0 && b->binding == 1) tex = b->kind == EG_SHADER_BINDING_SAMPLED_TEXTURE && b->dim == 1 && b->sample_type == EG_SHADER_SCALAR_F32;
+            if (b->group == 0 && b->binding == 2) smp = b->kind == EG_SHADER_BINDING_SAMPLER;
+            if (b->group == 1 && b->binding == 0) utex = b->kind == EG_SHADER_BINDING_SAMPLED_TEXTURE && b->sample_type == EG_SHADER_SCALAR_U32;
+        }
+        check(f && f->binding_count == 3 && tex && smp && utex, "textured.frag: texture2D 0/1, sampler 0/2, utexture2D 1/0", NULL);
+    }
+    snprintf(path, sizeof path, "%s/reduce.comp.spv", g_spv_dir);
+    ok = run(path, &m, &e, &n);
+    check(ok, "reduce.comp accepted", e.message);
+    if (ok) {
+        const eg_shader_entry_t *c = eg_spirv_find_entry(&m, EG_SHADER_STAGE_COMPUTE, "main");
+        check(c && c->workgroup_size[0] == 8 && c->workgroup_size[1] == 4 && c->workgroup_size[2] == 1,
+              "reduce.comp: workgroup size 8x4x1", NULL);
+        int ro = 0, rw = 0, st = 0;
+        for (uint32_t i = 0; c && i < c->binding_count; i++) {
+            const eg_shader_binding_t *b = &c->bindings[i];
+            if (b->binding == 0) ro = b->kind == EG_SHADER_BINDING_STORAGE_READ_ONLY;
+            if (b->binding == 1) rw = b->kind == EG_SHADER_BINDING_STORAGE;
+            if (b->binding == 2) st = b->kind == EG_SHADER_BINDING_STORAGE_TEXTURE && b->format == SpvImageFormatRgba8 && b->non_readable;
+        }
+        check(ro && rw && st, "reduce.comp: readonly buffer 0, buffer 1, writeonly rgba8 image 2", NULL);
+    }
+}
+
+/* ---- one negative module per rule ---- */
+
+static void test_invalid(void)
+{
+    DIR *d = opendir("tests/shaders/invalid");
+    if (!d) { printf("SKIP shader_invalid: tests/shaders/invalid not found (run from the repo root)\n"); g_skip++; return; }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 8 || strcmp(de->d_name + len - 7, ".spvasm")) continue;
+        char src[1200], spv[1200], line[256] = "", want[200] = "";
+        snprintf(src, sizeof src, "tests/shaders/invalid/%s", de->d_name);
+        snprintf(spv, sizeof spv, "%s/invalid/%.*s.spv", g_spv_dir, (int)(len - 7), de->d_name);
+        FILE *f = fopen(src, "r");
+        if (f) { if (!fgets(line, sizeof line, f)) line[0] = 0; fclose(f); }
+        if (sscanf(line, "; expect: %199[^\n]", want) != 1) { check(0, src, "first line is not '; expect: <fragment>'"); continue; }
+        eg_spirv_module_t m;
+        eg_spirv_error_t e;
+        long n;
+        if (load(spv) < 0) { printf("SKIP %s: %s not built\n", de->d_name, spv); g_skip++; continue; }
+        bool ok = run(spv, &m, &e, &n);
+        char detail[400];
+        snprintf(detail, sizeof detail, "expected \"%s\", got %s", want, ok ? "accepted" : e.message);
+        check(!ok && strstr(e.message, want) != NULL, de->d_name, detail);
+    }
+    closedir(d);
+}
+
+/* ---- real-world corpus ---- */
+
+static unsigned c_total, c_accepted, c_val_fail, by_rule[EG_SPIRV_RULE_COUNT];
+static bool c_have_val;
+
+static int corpus_file(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb; (void)ftw;
+    size_t len = strlen(path);
+    if (type != FTW_F || len < 4 || strcmp(path + len - 4, ".spv")) return 0;
+    eg_spirv_module_t m;
+    eg_spirv_error_t e;
+    long n;
+    c_total++;
+    if (!run(path, &m, &e, &n)) { by_rule[e.rule]++; return 0; }
+    c_accepted++;
+    if (c_have_val) {
+        char cmd[1400];
+        snprintf(cmd, sizeof cmd, "spirv-val --target-env vulkan1.0 '%s' >/dev/null 2>&1", path);
+        if (system(cmd) != 0) { c_val_fail++; printf("FAIL corpus: accepted but spirv-val rejects %s\n", path); }
+    }
+    return 0;
+}
+
+static void test_corpus(void)
+{
+    const char *dir = "../shared/corpus/spirv";
+    DIR *d = opendir(dir);
+    if (!d) { printf("SKIP shader_corpus: %s not present\n", dir); g_skip++; return; }
+    closedir(d);
+    c_have_val = system("spirv-val --version >/dev/null 2>&1") == 0;
+    if (!c_have_val) printf("SKIP shader_corpus.spirv_val: spirv-val not found\n");
+    nftw(dir, corpus_file, 16, FTW_PHYS);
+    printf("corpus: %u modules, %u accepted, %u rejected\n", c_total, c_accepted, c_total - c_accepted);
+    for (int r = 0; r < EG_SPIRV_RULE_COUNT; r++)
+        if (by_rule[r]) printf("  rejected %-24s %u\n", eg_spirv_rule_name((eg_spirv_rule_t)r), by_rule[r]);
+    check(c_total > 0, "corpus: found modules", NULL);
+    check(c_val_fail == 0, "corpus: every accepted module passes spirv-val --target-env vulkan1.0", NULL);
+}
+
+int main(int argc, char **argv)
+{
+    const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    snprintf(g_spv_dir, sizeof g_spv_dir, "%.*s/shaders", slash ? (int)(slash - argv[0]) : 1,
+             slash ? argv[0] : ".");
+    test_valid();
+    test_invalid();
+    test_corpus();
+    printf("%u passed, %u failed, %u skipped\n", g_pass, g_fail, g_skip);
+    return g_fail ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+# Shader test inputs, built into $(BUILD)/tests/shaders/ (hosted boards only). Included by the
+# Makefile after its own rules: GLSL 450 sources compiled with glslangValidator (SPIR-V 1.3
+# through --target-env vulkan1.1, so storage buffers use the StorageBuffer class) and checked by
+# spirv-val; negative modules assembled with spirv-as. Tools: glslang-tools, spirv-tools.
+ifeq ($(HOSTED),1)
+SHADER_SRC := $(wildcard tests/shaders/*.vert tests/shaders/*.frag tests/shaders/*.comp)
+SHADER_SPV := $(SHADER_SRC:tests/shaders/%=$(BUILD)/tests/shaders/%.spv)
+SHADER_BAD_SRC := $(wildcard tests/shaders/invalid/*.spvasm)
+SHADER_BAD_SPV := $(SHADER_BAD_SRC:tests/shaders/invalid/%.spvasm=$(BUILD)/tests/shaders/invalid/%.spv)
+
+all: $(SHADER_SPV) $(SHADER_BAD_SPV)
+
+$(BUILD)/tests/shaders/%.spv: tests/shaders/%
+	@mkdir -p $(dir $@)
+	$(Q)glslangValidator -V --target-env vulkan1.1 -o $@ $< >/dev/null
+	$(Q)spirv-val --target-env vulkan1.1 $@
+
+# Negative cases break WebGPU rules, not SPIR-V syntax; --preserve-numbering keeps ids as written
+# and some cases (a bad word count, a too-small bound) are patched after assembly by a one-line
+# "; patch: <word index> <hex value>" on line 2 of the source.
+$(BUILD)/tests/shaders/invalid/%.spv: tests/shaders/invalid/%.spvasm
+	@mkdir -p $(dir $@)
+	$(Q)spirv-as --preserve-numbering --target-env spv1.5 -o $@ $<
+	$(Q)sed -n '2s/^; patch: *//p' $< | while read -r at val; do \
+	    printf "$$(printf '\\%03o\\%03o\\%03o\\%03o' $$((val & 255)) $$((val >> 8 & 255)) \
+	        $$((val >> 16 & 255)) $$((val >> 24 & 255)))" | \
+	    dd of=$@ bs=4 seek=$$at conv=notrunc status=none; done
+endif
