@@ -171,6 +171,15 @@ _Static_assert(EMGPU_MAX_COLOR_ATTACHMENTS >= 1 && EMGPU_MAX_COLOR_ATTACHMENTS <
 #ifndef EMGPU_NOOP_SCRATCH_BYTES
 #define EMGPU_NOOP_SCRATCH_BYTES 65536
 #endif
+/** Bytes of front-end memory per shader module (kept inline in each module slot): the SPIR-V
+ *  parser's per-id table (8 B per id of the module's bound) plus the reflection (about 64 B per
+ *  entry point, 24 B per resource, 8 B per stage input/output). A module that does not fit is
+ *  rejected with a validation error naming this knob. Range 256.. (a multiple of 4). */
+#ifndef EMGPU_SHADER_ARENA_BYTES
+#define EMGPU_SHADER_ARENA_BYTES 4096
+#endif
+_Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 == 0,
+               "EMGPU_SHADER_ARENA_BYTES: at least 256, a multiple of 4");
 /** Longest label kept per object (longer labels are truncated in messages). */
 #ifndef EMGPU_LABEL_MAX
 #define EMGPU_LABEL_MAX 32

@@ -10,12 +10,6 @@ CPU_FLAGS := -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16
 # the host boards, where the format checks stay on) would fail; both are 32 bits on ARM, and
 # eg_vfmt reads them alike.
 CFLAGS_BOARD := $(CPU_FLAGS) -Wno-format
-# kernel/shader includes <spirv/unified1/spirv.h> (Debian spirv-headers: header-only, no code).
-# The cross compiler does not search /usr/include, and must not (glibc headers would shadow
-# newlib's), so expose only the spirv directory, searched last.
-SPIRV_SYSINC := $(BUILD)/sysinc
-$(shell mkdir -p $(SPIRV_SYSINC) && ln -sfn /usr/include/spirv $(SPIRV_SYSINC)/spirv)
-CFLAGS_BOARD += -idirafter $(SPIRV_SYSINC)
 # newlib-nano only for memcpy/memset/strlen-class routines; our own Reset_Handler (no crt0).
 LDFLAGS_BOARD := $(CPU_FLAGS) -nostartfiles -T boards/qemu-mps2-an500/mps2_an500.ld \
                  -Wl,--gc-sections --specs=nano.specs --specs=nosys.specs

@@ -109,6 +109,7 @@
     X(SM_SPIRV_EMPTY, "SPIR-V code is NULL or codeSize is 0") \
     X(SM_SPIRV_HEADER, "SPIR-V is shorter than its 5-word header") \
     X(SM_SPIRV_MAGIC, "SPIR-V word 0 is not the magic number 0x07230203") \
+    X(SM_SPIRV_INVALID, "SPIR-V module breaks a rule of the front end (kernel/shader)") \
     X(PIPE_ENTRY_POINT, "entry point name too long (EMGPU_ENTRY_POINT_NAME_MAX) or malformed") \
     X(PIPE_CONSTANTS, "pipeline-overridable constants need the SPIR-V front end") \
     X(RP_VERTEX_BUFFER_COUNT, "vertex.bufferCount exceeds maxVertexBuffers") \

@@ -121,15 +121,16 @@ static bool validate_write_dst(const eg_vctx_t *v, const WGPUTexelCopyTextureInf
 {
     const eg_texture_t *t = d->texture;
     const eg_format_info_t *fi = t->fi;
+    const WGPUTextureAspect aspect = eg_format_resolve_aspect(d->aspect);
     EG_CHECK(v, t->usage & WGPUTextureUsage_CopyDst, QUEUE_WRITE_USAGE,
              "destination.texture usage 0x%llx lacks WGPUTextureUsage_CopyDst", (unsigned long long)t->usage);
     EG_CHECK(v, d->mipLevel < t->mip_level_count, QUEUE_TEXEL_COPY,
              "destination.mipLevel %u exceeds the texture's mipLevelCount %u", d->mipLevel, t->mip_level_count);
     EG_CHECK(v, t->sample_count == 1, QUEUE_TEXEL_COPY,
              "destination.texture has sampleCount %u; only 1 can be written", t->sample_count);
-    EG_CHECK(v, eg_format_aspects_selected(fi, d->aspect) != 0, QUEUE_TEXEL_COPY,
+    EG_CHECK(v, eg_format_aspects_selected(fi, aspect) != 0, QUEUE_TEXEL_COPY,
              "destination.aspect %u is not present in the texture's format", (unsigned)d->aspect);
-    *block_B = eg_format_copy_block_B(fi, d->aspect);
+    *block_B = eg_format_copy_block_B(fi, aspect);
     EG_CHECK(v, *block_B != 0, QUEUE_TEXEL_COPY, "destination.aspect %u of this format cannot be written",
              (unsigned)d->aspect);
     EG_CHECK(v, d->origin.x % fi->block_w_px == 0 && d->origin.y % fi->block_h_px == 0, QUEUE_TEXEL_COPY,
@@ -201,8 +202,7 @@ void wgpuQueueWriteTexture(WGPUQueue queue, WGPUTexelCopyTextureInfo const *dest
     eg_texel_region_t r = { destination->mipLevel, destination->origin.x, destination->origin.y,
                             destination->origin.z, writeSize->width, writeSize->height,
                             writeSize->depthOrArrayLayers,
-                            destination->aspect == WGPUTextureAspect_Undefined ? WGPUTextureAspect_All
-                                                                                : destination->aspect };
+                            eg_format_resolve_aspect(destination->aspect) };
     eg_buffer_layout_t bl = { dataLayout->offset, lin.bytes_per_row_B, lin.rows_per_image };
     report_status(dev, &v, dev->hal->queue_write_texture(dev->hal_dev, destination->texture, &r, data, &bl));
 }

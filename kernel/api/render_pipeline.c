@@ -75,6 +75,13 @@ bool eg_pipeline_stage_resolve(const eg_vctx_t *v, const char *what, WGPUShaderM
     out->module = module;
     if (n) eg_memcpy(out->entry_point, entry.data, n);
     out->entry_point[n] = '\0';
+    /* Spec: "validating GPUProgrammableStage": the module must contain an entry point for the
+     * stage with that name (or exactly one for the stage when entryPoint is undefined). */
+    eg_shader_stage_t stage = what[0] == 'v' ? EG_SHADER_STAGE_VERTEX
+                            : what[0] == 'f' ? EG_SHADER_STAGE_FRAGMENT : EG_SHADER_STAGE_COMPUTE;
+    EG_CHECK(v, module->obj.invalid || eg_shader_module_has_entry(module, stage, out->entry_point),
+             PIPE_ENTRY_POINT, "%s.entryPoint \"%s\": the module has no %s entry point of that name%s",
+             what, out->entry_point, what, n ? "" : " (or more than one, so the name is required)");
     return true;
 }
 

@@ -77,9 +77,24 @@ WGPUShaderModule wgpuDeviceCreateShaderModule(WGPUDevice device, WGPUShaderModul
     sm->word_count = src->codeSize;
     sm->version = sm->words[1];
     sm->code = sm->words;
+    /* The SPIR-V front end: parse, WebGPU execution-environment rules, reflection. */
+    eg_arena_t arena;
+    eg_spirv_error_t err;
+    eg_arena_init(&arena, "shader module", "EMGPU_SHADER_ARENA_BYTES", sm->spirv_mem, sizeof sm->spirv_mem);
+    if (!eg_spirv_parse(&sm->spirv, sm->words, sm->word_count, &arena, &err)) {
+        eg_fail(&v, WGPUErrorType_Validation, EG_E_SM_SPIRV_INVALID, "%s", err.message);
+        sm->obj.invalid = 1;
+        return sm;
+    }
     eg_status_t st = device->hal->shader_module_create(device->hal_dev, sm);
     if (st != EG_STATUS_OK) sm->obj.invalid = !eg_binding_hal_fail(&v, st, "shader module");
     return sm;
+}
+
+bool eg_shader_module_has_entry(const struct WGPUShaderModuleImpl *sm, eg_shader_stage_t stage,
+                                const char *name)
+{
+    return !sm->obj.invalid && eg_spirv_find_entry(&sm->spirv, stage, name) != NULL;
 }
 
 void wgpuShaderModuleSetLabel(WGPUShaderModule shaderModule, WGPUStringView label)

@@ -10,6 +10,7 @@
 #define EG_API_SHADER_MODULE_H
 
 #include "kernel/api/object.h"
+#include "kernel/shader/spirv.h"
 
 #define EG_SPIRV_MAGIC 0x07230203u
 #define EG_SPIRV_HEADER_WORDS 5u   /* magic, version, generator, bound, schema */
@@ -21,6 +22,12 @@ struct WGPUShaderModuleImpl {
     uint32_t version;         /* header word 1: 0x00MMmm00 */
     const uint32_t *code;     /* points at words[] */
     uint32_t words[EMGPU_MAX_SPIRV_WORDS];
+    eg_spirv_module_t spirv;  /* front end result (kernel/shader): entry points, reflection */
+    uint32_t spirv_mem[EMGPU_SHADER_ARENA_BYTES / 4];   /* its arena (EMGPU_SHADER_ARENA_BYTES) */
 };
+
+/** True when the valid module has an entry point `name` for `stage` ("" = its only one). */
+bool eg_shader_module_has_entry(const struct WGPUShaderModuleImpl *sm, eg_shader_stage_t stage,
+                                const char *name);
 
 #endif /* EG_API_SHADER_MODULE_H */

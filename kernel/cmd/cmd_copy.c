@@ -118,10 +118,6 @@ void wgpuCommandEncoderClearBuffer(WGPUCommandEncoder commandEncoder, WGPUBuffer
 
 /* Spec: "validating GPUTexelCopyTextureInfo" (texture valid, mipLevel, origin block-aligned,
  * depth/stencil and multisampled textures copied whole) and "validating texture copy range". */
-static WGPUTextureAspect resolve_aspect(WGPUTextureAspect a)
-{
-    return a == WGPUTextureAspect_Undefined ? WGPUTextureAspect_All : a;   /* webgpu.h default */
-}
 
 static bool validate_texture_info(eg_encoder_t *e, const eg_vctx_t *v, const WGPUTexelCopyTextureInfo *ti,
                                   const WGPUExtent3D *size, const char *what)
@@ -143,7 +139,7 @@ static bool validate_texture_info(eg_encoder_t *e, const eg_vctx_t *v, const WGP
                   "copySize %ux%u must cover the whole %ux%u mip level of a %s texture",
                   (unsigned)size->width, (unsigned)size->height, (unsigned)mip.width,
                   (unsigned)mip.height, t->sample_count > 1 ? "multisampled" : "depth/stencil");
-    EG_DCHECK(e, v, eg_format_aspects_selected(fi, resolve_aspect(ti->aspect)) != 0, COPY_ASPECT,
+    EG_DCHECK(e, v, eg_format_aspects_selected(fi, eg_format_resolve_aspect(ti->aspect)) != 0, COPY_ASPECT,
               "%s.aspect 0x%x is not an aspect of format %s", what, (unsigned)ti->aspect, fi->name);
     /* "validating texture copy range" */
     EG_DCHECK(e, v, size->width % fi->block_w_px == 0 && size->height % fi->block_h_px == 0,
@@ -175,7 +171,7 @@ static bool buffer_copy_aspect(eg_encoder_t *e, const eg_vctx_t *v, const eg_tex
                                WGPUTextureAspect aspect, bool to_texture, WGPUTextureAspect *out)
 {
     const eg_format_info_t *fi = t->fi;
-    uint32_t sel = eg_format_aspects_selected(fi, resolve_aspect(aspect));
+    uint32_t sel = eg_format_aspects_selected(fi, eg_format_resolve_aspect(aspect));
     EG_DCHECK(e, v, sel != 0 && (sel & (sel - 1)) == 0, COPY_ASPECT,
               "aspect must select one aspect of %s for a buffer copy", fi->name);
     *out = sel == EG_ASPECT_DEPTH ? WGPUTextureAspect_DepthOnly
@@ -318,8 +314,8 @@ static bool validate_t2t(eg_encoder_t *e, const eg_vctx_t *v, const WGPUTexelCop
               "source format %s and destination format %s are not copy-compatible",
               st->fi->name, dt->fi->name);
     if (eg_format_is_depth_stencil(st->fi))
-        EG_DCHECK(e, v, eg_format_aspects_selected(st->fi, resolve_aspect(s->aspect)) == st->fi->aspects &&
-                      eg_format_aspects_selected(dt->fi, resolve_aspect(d->aspect)) == dt->fi->aspects,
+        EG_DCHECK(e, v, eg_format_aspects_selected(st->fi, eg_format_resolve_aspect(s->aspect)) == st->fi->aspects &&
+                      eg_format_aspects_selected(dt->fi, eg_format_resolve_aspect(d->aspect)) == dt->fi->aspects,
                   COPY_ASPECT, "depth/stencil texture copies must copy all aspects of %s",
                   st->fi->name);
     if (st == dt) {

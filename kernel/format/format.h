@@ -84,6 +84,11 @@ static inline bool eg_format_is_compressed(const eg_format_info_t *fi)
 }
 /** The aspects that `aspect` selects in a format (spec "aspect-specific format"); 0 when the
  *  format has none of them (DepthOnly on a color format). */
+/** webgpu.h: an Undefined aspect means All (it is what WGPU_*_INIT macros set). */
+static inline WGPUTextureAspect eg_format_resolve_aspect(WGPUTextureAspect a)
+{
+    return a == WGPUTextureAspect_Undefined ? WGPUTextureAspect_All : a;
+}
 uint32_t eg_format_aspects_selected(const eg_format_info_t *fi, WGPUTextureAspect aspect);
 /** Spec "resolving GPUTextureAspect": the single-aspect format of `aspect` (Depth24PlusStencil8 +
  *  StencilOnly -> Stencil8), the format itself for All, Undefined when the aspect is absent. */

@@ -15,12 +15,12 @@ $(BUILD)/tests/shaders/%.spv: tests/shaders/%
 	$(Q)glslangValidator -V --target-env vulkan1.1 -o $@ $< >/dev/null
 	$(Q)spirv-val --target-env vulkan1.1 $@
 
-# Negative cases break WebGPU rules, not SPIR-V syntax; --preserve-numbering keeps ids as written
+# Negative cases break WebGPU rules, not SPIR-V syntax;
 # and some cases (a bad word count, a too-small bound) are patched after assembly by a one-line
 # "; patch: <word index> <hex value>" on line 2 of the source.
 $(BUILD)/tests/shaders/invalid/%.spv: tests/shaders/invalid/%.spvasm
 	@mkdir -p $(dir $@)
-	$(Q)spirv-as --preserve-numbering --target-env spv1.5 -o $@ $<
+	$(Q)spirv-as --target-env spv1.5 -o $@ $<
 	$(Q)sed -n '2s/^; patch: *//p' $< | while read -r at val; do \
 	    printf "$$(printf '\\%03o\\%03o\\%03o\\%03o' $$((val & 255)) $$((val >> 8 & 255)) \
 	        $$((val >> 16 & 255)) $$((val >> 24 & 255)))" | \
