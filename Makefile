@@ -122,4 +122,7 @@ $(BUILD)/demo$(EXE): examples/demo/demo.c $(LIB)
 clean:
 	rm -rf build
 
+# Shader test inputs (GLSL -> SPIR-V, negative .spvasm) for the hosted boards.
+include tests/shaders/shaders.mk
+
 -include $(RUNTIME_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

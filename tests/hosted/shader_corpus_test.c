@@ -132,7 +132,7 @@ static void test_invalid(void)
         long n;
         if (load(spv) < 0) { printf("SKIP %s: %s not built\n", de->d_name, spv); g_skip++; continue; }
         bool ok = run(spv, &m, &e, &n);
-        char detail[400];
+        char detail[1024];
         snprintf(detail, sizeof detail, "expected \"%s\", got %s", want, ok ? "accepted" : e.message);
         check(!ok && strstr(e.message, want) != NULL, de->d_name, detail);
     }

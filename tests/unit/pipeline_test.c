@@ -3,8 +3,8 @@
 #include "config/emgpu_config.h"
 #include "kernel/api/render_pipeline.h"
 #include "tests/harness/test_device.h"
+#include "tests/shaders/test_spirv.h"
 
-static const uint32_t tiny_spirv[5] = { 0x07230203u, 0x00010300u, 0u, 1u, 0u };
 
 typedef struct rp_fixture {
     WGPUDevice d;
@@ -24,8 +24,8 @@ static bool rp_init(rp_fixture_t *f)
 {
     if (!(f->d = eg_test_device("soft"))) return false;
     WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = tiny_spirv;
-    src.codeSize = 5;
+    src.code = eg_test_spirv_min;
+    src.codeSize = EG_TEST_SPIRV_MIN_WORDS;
     WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
     md.nextInChain = &src.chain;
     f->m = wgpuDeviceCreateShaderModule(f->d, &md);

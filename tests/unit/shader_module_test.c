@@ -2,6 +2,7 @@
 #include "config/emgpu_config.h"
 #include "kernel/api/shader_module.h"
 #include "tests/harness/test_device.h"
+#include "tests/shaders/test_spirv.h"
 
 /* The smallest header: magic, version 1.3, generator 0, id bound 1, schema 0 (SPIR-V spec §2.3). */
 static const uint32_t tiny_spirv[5] = { 0x07230203u, 0x00010300u, 0u, 1u, 0u };
@@ -20,13 +21,13 @@ EG_TEST(shader_module, spirv_copied)
 {
     WGPUDevice d = eg_test_device("soft");
     if (!d) EG_SKIP("soft backend not compiled in");
-    uint32_t words[5];
-    for (uint32_t i = 0; i < 5; i++) words[i] = tiny_spirv[i];
-    WGPUShaderModule m = make_module(d, words, 5);
+    uint32_t words[EG_TEST_SPIRV_MIN_WORDS];
+    for (uint32_t i = 0; i < EG_TEST_SPIRV_MIN_WORDS; i++) words[i] = eg_test_spirv_min[i];
+    WGPUShaderModule m = make_module(d, words, EG_TEST_SPIRV_MIN_WORDS);
     EG_EXPECT_NO_ERROR();
     EG_ASSERT(m != NULL);
     words[0] = 0;                                     /* the module keeps its own copy */
-    EG_EXPECT_EQ_U(m->word_count, 5);
+    EG_EXPECT_EQ_U(m->word_count, EG_TEST_SPIRV_MIN_WORDS);
     EG_EXPECT_EQ_U(m->code[0], EG_SPIRV_MAGIC);
     wgpuShaderModuleAddRef(m);
     wgpuShaderModuleRelease(m);
@@ -83,9 +84,9 @@ EG_TEST(shader_module, pool_capacity_plus_one)
     WGPUDevice d = eg_test_device("soft");
     if (!d) EG_SKIP("soft backend not compiled in");
     static WGPUShaderModule ms[EMGPU_MAX_SHADER_MODULES];
-    for (uint32_t i = 0; i < EMGPU_MAX_SHADER_MODULES; i++) ms[i] = make_module(d, tiny_spirv, 5);
+    for (uint32_t i = 0; i < EMGPU_MAX_SHADER_MODULES; i++) ms[i] = make_module(d, eg_test_spirv_min, EG_TEST_SPIRV_MIN_WORDS);
     EG_EXPECT_NO_ERROR();
-    EG_EXPECT(make_module(d, tiny_spirv, 5) == NULL);
+    EG_EXPECT(make_module(d, eg_test_spirv_min, EG_TEST_SPIRV_MIN_WORDS) == NULL);
     EG_EXPECT_ERROR(WGPUErrorType_OutOfMemory, POOL_FULL, "EMGPU_MAX_SHADER_MODULES");
     for (uint32_t i = 0; i < EMGPU_MAX_SHADER_MODULES; i++) wgpuShaderModuleRelease(ms[i]);
     eg_test_device_release();
