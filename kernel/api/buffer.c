@@ -243,10 +243,9 @@ WGPUFuture wgpuBufferMapAsync(WGPUBuffer buffer, WGPUMapMode mode, size_t offset
         return add_map_future(buffer, &callbackInfo, 0, WGPUMapAsyncStatus_Error,
                               "wgpuBufferMapAsync: a map is already pending on this buffer", false);
     if (!validate_map(&v, buffer, mode, offset, range)) {
-        char msg[EMGPU_ERROR_MESSAGE_MAX];
-        eg_fmt(msg, sizeof msg, "wgpuBufferMapAsync: validation failed (%s)",
-               eg_error_code_name(eg_device_last_error_code(v.device)));
-        return add_map_future(buffer, &callbackInfo, 0, WGPUMapAsyncStatus_Error, msg, false);
+        /* The device error just dispatched carries the details. */
+        return add_map_future(buffer, &callbackInfo, 0, WGPUMapAsyncStatus_Error,
+                              "wgpuBufferMapAsync: validation failed (see the device error)", false);
     }
     buffer->map_mode = mode;
     buffer->map_offset_B = offset;

@@ -5,27 +5,6 @@
 #include "kernel/base/fmt.h"
 #include "kernel/base/log.h"
 
-static const char *const code_names[] = {
-#define EG_ERROR_CODE_NAME(code, summary) #code,
-    EG_ERROR_CODES(EG_ERROR_CODE_NAME)
-#undef EG_ERROR_CODE_NAME
-};
-static const char *const code_summaries[] = {
-#define EG_ERROR_CODE_SUMMARY(code, summary) summary,
-    EG_ERROR_CODES(EG_ERROR_CODE_SUMMARY)
-#undef EG_ERROR_CODE_SUMMARY
-};
-
-const char *eg_error_code_name(eg_error_code_t code)
-{
-    return (unsigned)code < EG_E_COUNT ? code_names[code] : "?";
-}
-
-const char *eg_error_code_summary(eg_error_code_t code)
-{
-    return (unsigned)code < EG_E_COUNT ? code_summaries[code] : "?";
-}
-
 /* Spec: "dispatch error" — the innermost scope whose filter matches the error type captures it
  * (only the first error per scope is kept); otherwise the uncaptured-error callback fires. */
 static bool filter_matches(WGPUErrorFilter filter, WGPUErrorType type)
