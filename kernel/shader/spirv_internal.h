@@ -17,6 +17,11 @@ enum {
     EG_SPIRV_ID_HAS_RUNTIME_ARRAY = 1u << 2, /* struct whose last member is a runtime array */
     EG_SPIRV_ID_USES_WORKGROUP = 1u << 3,  /* function touches Workgroup storage (transitively) */
     EG_SPIRV_ID_ENTRY = 1u << 4,           /* function named by an OpEntryPoint */
+    EG_SPIRV_ID_ALIGN_SHIFT = 5,           /* bits 5-6: struct's std430 alignment, 2 << code (spirv_layout.c) */
+    EG_SPIRV_ID_LAYOUT_UBO = 1u << 7,      /* struct reached from a Uniform block: check std140 */
+    EG_SPIRV_ID_LAYOUT_SSBO = 1u << 8,     /* struct reached from a StorageBuffer block: check std430 */
+    EG_SPIRV_ID_LAYOUT_UBO_DONE = 1u << 9,
+    EG_SPIRV_ID_LAYOUT_SSBO_DONE = 1u << 10,
 };
 
 /* Logical-layout sections (SPIR-V 2.4), in the order they must appear. */
@@ -63,6 +68,7 @@ bool eg_spirv_find_decoration(const eg_spirv_ctx_t *c, uint32_t id, uint32_t dec
 
 bool eg_spirv_validate_module(eg_spirv_ctx_t *c);
 bool eg_spirv_validate_functions(eg_spirv_ctx_t *c);
+bool eg_spirv_validate_layout(eg_spirv_ctx_t *c);
 bool eg_spirv_reflect(eg_spirv_ctx_t *c);
 
 #endif /* EG_SHADER_SPIRV_INTERNAL_H */

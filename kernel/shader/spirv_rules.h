@@ -47,6 +47,8 @@
     X(CALL_GRAPH, "called function is not defined in the module") \
     X(WORKGROUP_STAGE, "Workgroup storage used from a non-GLCompute entry point") \
     X(SCOPE, "scope not allowed for this use") \
-    X(MEMORY_SEMANTICS, "memory semantics bits not allowed")
+    X(MEMORY_SEMANTICS, "memory semantics bits not allowed") \
+    X(LAYOUT_OFFSET, "block member Offset missing, misaligned, or overlapping (std140 Uniform, std430 StorageBuffer)") \
+    X(LAYOUT_STRIDE, "ArrayStride or MatrixStride missing, too small or misaligned for the block's layout")
 
 #endif /* EG_SHADER_SPIRV_RULES_H */

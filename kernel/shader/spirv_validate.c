@@ -287,5 +287,5 @@ bool eg_spirv_validate_module(eg_spirv_ctx_t *c)
     if (m->entry_count == 0)
         return eg_spirv_fail(c, EG_SPIRV_RULE_NO_ENTRY_POINT, 0, "the module has no OpEntryPoint; "
                              "WebGPU needs at least one");
-    return true;
+    return eg_spirv_validate_layout(c);
 }

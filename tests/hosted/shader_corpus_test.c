@@ -109,6 +109,11 @@ static void test_valid(void)
         }
         check(ro && rw && st, "reduce.comp: readonly buffer 0, buffer 1, writeonly rgba8 image 2", NULL);
     }
+    /* Every std140/std430 corner glslang lays out (mat3, vec3 + float, stride-16 arrays, nested
+     * and arrayed structs, row-major matrices, vec3 runtime arrays) must pass the layout rules. */
+    snprintf(path, sizeof path, "%s/layout.comp.spv", g_spv_dir);
+    ok = run(path, &m, &e, &n);
+    check(ok, "layout.comp accepted", e.message);
 }
 
 /* ---- one negative module per rule ---- */
