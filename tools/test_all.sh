@@ -7,11 +7,11 @@ total_p=0; total_f=0; total_s=0
 log=$(mktemp)
 for board in "$@"; do
     echo "=== board $board"
-    if ! make --no-print-directory BOARD="$board" ${O_PREFIX:+O=$O_PREFIX/$board} all >"$log" 2>&1; then
+    if ! make --no-print-directory BOARD="$board" all >"$log" 2>&1; then
         cat "$log"; echo "build of board $board failed"
         total_f=$((total_f + 1)); continue
     fi
-    make --no-print-directory BOARD="$board" ${O_PREFIX:+O=$O_PREFIX/$board} check >"$log" 2>&1
+    make --no-print-directory BOARD="$board" check >"$log" 2>&1
     cat "$log"
     # Each suite prints its own closing line; sum them, and count suites that printed none.
     suites=$(grep -c '^== ' "$log")

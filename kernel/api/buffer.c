@@ -90,17 +90,8 @@ static bool validate_desc(const eg_vctx_t *v, const WGPUBufferDescriptor *d)
     return true;
 }
 
-/* TODO(#2): drop the max_buffers test once device.c always runs eg_track_device_init (its
- * "TRACK HOOK"); until then an uninitialised tracker (zero caps) is skipped. */
-static bool tracker_ready(const struct WGPUDeviceImpl *dev)
-{
-    const eg_track_device_t *t = dev->track;
-    return t && t->max_buffers > 0;
-}
-
 static void track_register(const eg_vctx_t *v, eg_buffer_t *b, bool mapped)
 {
-    if (!tracker_ready(v->device)) return;
     eg_track_error_t err;
     if (eg_track_buffer_register(v->device->track, pool_index(b),
                                  mapped ? EG_TRACK_BUF_MAP_WRITE : EG_TRACK_BUF_NONE, &err) == EG_TRACK_OK)

@@ -202,7 +202,7 @@ WGPUTexture wgpuDeviceCreateTexture(WGPUDevice device, WGPUTextureDescriptor con
     }
     t->hal_live = true;
     const eg_track_device_t *trk = device->track;
-    if (trk && trk->max_textures > 0) {   /* TODO(#2): always, once device.c inits the tracker */
+    if (trk) {   /* every device has a tracker (device.c); kept NULL-safe for teardown */
         eg_track_error_t err;
         if (eg_track_texture_register(device->track, pool_index(t), t->mip_level_count,
                                       eg_texture_layer_count(t), &err) == EG_TRACK_OK) {

@@ -287,7 +287,7 @@ bool eg_spirv_parse(eg_spirv_module_t *m, const uint32_t *words, uint32_t word_c
     m->ids = eg_arena_alloc(arena, (size_t)m->bound * sizeof(eg_spirv_id_t), 4);
     if (!m->ids)
         return eg_spirv_fail(&c, EG_SPIRV_RULE_ARENA_FULL, 0, "the id table needs %u bytes (bound %u), "
-                             "%s arena has %u free (%s = %u)", (unsigned)(m->bound * sizeof(eg_spirv_id_t)),
+                             "%s arena has %u bytes left (%s = %u)", (unsigned)(m->bound * sizeof(eg_spirv_id_t)),
                              (unsigned)m->bound, arena->name, (unsigned)eg_arena_free_B(arena),
                              arena->knob, (unsigned)arena->cap_B);
     eg_memset(m->ids, 0, (size_t)m->bound * sizeof(eg_spirv_id_t));

@@ -7,7 +7,7 @@ static void *arena_array(eg_spirv_ctx_t *c, uint32_t count, size_t elem_B, const
     void *p = eg_arena_alloc(c->arena, (size_t)count * elem_B, 4);
     if (!p)
         eg_spirv_fail(c, EG_SPIRV_RULE_ARENA_FULL, 0, "reflection (%s, %u bytes) does not fit: %s arena "
-                      "has %u bytes free (%s = %u)", what, (unsigned)(count * elem_B), c->arena->name,
+                      "has %u bytes left (%s = %u)", what, (unsigned)(count * elem_B), c->arena->name,
                       (unsigned)eg_arena_free_B(c->arena), c->arena->knob, (unsigned)c->arena->cap_B);
     return p;
 }
