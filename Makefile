@@ -23,18 +23,20 @@ PORT ?= posix
 TEST_RUN ?=
 HOSTED ?= 1
 LDLIBS_BOARD ?=
+# EXTRA_CFLAGS=-DEMGPU_HAL_VULKAN=1 and the like override config knobs for one build.
+EXTRA_CFLAGS ?=
 include $(BOARD_DIR)/board.mk
 
 # Khronos headers come from Debian (spirv-headers, ...). Cross compilers do not search
 # /usr/include, and must not (glibc's headers would shadow the target's), so each header
 # directory the runtime needs is exposed alone, searched last.
-KHRONOS_DIRS := spirv
+KHRONOS_DIRS := spirv vulkan vk_video EGL GLES2 GLES3 KHR spirv_cross
 SYSINC := $(BUILD)/sysinc
 $(shell mkdir -p $(SYSINC) && for d in $(KHRONOS_DIRS); do ln -sfn /usr/include/$$d $(SYSINC)/$$d; done)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CFLAGS := -std=c11 $(WARN) $(OPT) -I. -Iinclude -I$(BOARD_DIR) -ffunction-sections -fdata-sections \
-          $(CFLAGS_BOARD) -idirafter $(SYSINC) -MMD -MP
+          $(CFLAGS_BOARD) $(EXTRA_CFLAGS) -idirafter $(SYSINC) -MMD -MP
 LDFLAGS := $(LDFLAGS_BOARD)
 
 # The runtime: kernel, every HAL (each file compiles to nothing unless its EMGPU_HAL_* is on), the port.
@@ -124,5 +126,9 @@ clean:
 
 # Shader test inputs (GLSL -> SPIR-V, negative .spvasm) for the hosted boards.
 include tests/shaders/shaders.mk
+# Conformance scenes, the fuzz target and the benchmarks bring their own rules.
+-include tests/scenes/scenes.mk
+-include tests/fuzz/fuzz.mk
+-include bench/bench.mk
 
 -include $(RUNTIME_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

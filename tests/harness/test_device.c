@@ -4,6 +4,7 @@
 #include "kernel/api/device.h"
 #include "kernel/api/instance.h"
 #include "kernel/base/util.h"
+#include "port/port.h"
 
 eg_test_errors_t eg_test_err;
 
@@ -48,6 +49,26 @@ WGPUInstance eg_test_instance(void)
     return t_inst;
 }
 
+/* EMGPU_TEST_BACKEND=vulkan|gles|d3d12 runs every test that asks for "soft" on that backend
+ * instead, so the API tests double as backend tests (tools/test_all.sh does this per driver). */
+static const char *t_backend = "soft";
+
+const char *eg_test_backend(void)
+{
+    return t_backend;
+}
+
+static WGPUBackendType backend_override(const char **name)
+{
+    const char *env = eg_port_getenv("EMGPU_TEST_BACKEND");
+    if (!env || !*env || eg_strcmp(env, "soft") == 0) return WGPUBackendType_Undefined;
+    *name = env;
+    if (eg_strcmp(env, "vulkan") == 0) return WGPUBackendType_Vulkan;
+    if (eg_strcmp(env, "gles") == 0) return WGPUBackendType_OpenGLES;
+    if (eg_strcmp(env, "d3d12") == 0) return WGPUBackendType_D3D12;
+    return WGPUBackendType_Undefined;
+}
+
 WGPUDevice eg_test_device(const char *backend)
 {
     if (t_inst) eg_test_device_release();
@@ -62,7 +83,11 @@ WGPUDevice eg_test_device(const char *backend)
     t_inst = wgpuCreateInstance(&id);
     if (!t_inst) return NULL;
     WGPURequestAdapterOptions opt = WGPU_REQUEST_ADAPTER_OPTIONS_INIT;
-    if (eg_strcmp(backend, "soft") == 0) opt.forceFallbackAdapter = WGPU_TRUE;
+    t_backend = backend;
+    WGPUBackendType over = eg_strcmp(backend, "soft") == 0 ? backend_override(&t_backend)
+                                                          : WGPUBackendType_Undefined;
+    if (over != WGPUBackendType_Undefined) opt.backendType = over;
+    else if (eg_strcmp(backend, "soft") == 0) opt.forceFallbackAdapter = WGPU_TRUE;
     else if (eg_strcmp(backend, "noop") == 0) opt.backendType = WGPUBackendType_Null;
     WGPURequestAdapterCallbackInfo aci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
     aci.mode = WGPUCallbackMode_AllowSpontaneous;

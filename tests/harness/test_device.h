@@ -26,6 +26,9 @@ extern eg_test_errors_t eg_test_err;
  *  EG_SKIP) if the backend is not compiled in. Any previous test device is released first. */
 WGPUDevice eg_test_device(const char *backend);
 WGPUInstance eg_test_instance(void);
+/** The backend the current test device runs on: "soft" unless EMGPU_TEST_BACKEND (vulkan, gles,
+ *  d3d12) redirected it; tests of soft internals (its heap, ...) skip on the others. */
+const char *eg_test_backend(void);
 WGPUQueue  eg_test_queue(void);
 /** Releases the test device, adapter and instance (and checks every pool is empty again). */
 void eg_test_device_release(void);
