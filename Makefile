@@ -50,7 +50,7 @@ LIB := $(BUILD)/libemgpu.a
 # Unit tests run on every board (host, qemu-aarch64, Cortex-M semihosting).
 UNIT_SRC := $(wildcard tests/unit/*_test.c) tests/harness/harness.c tests/harness/harness_main.c \
             tests/harness/test_device.c
-UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/test_list.o
+UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/test_list.o $(BUILD)/obj/spv_embed.o
 UNIT_BIN := $(BUILD)/tests/unit_tests$(EXE)
 
 # Hosted-only test programs (each its own binary): tests/hosted/*_test.c.

@@ -2,18 +2,30 @@
 # Makefile after its own rules: GLSL 450 sources compiled with glslangValidator (SPIR-V 1.3
 # through --target-env vulkan1.1, so storage buffers use the StorageBuffer class) and checked by
 # spirv-val; negative modules assembled with spirv-as. Tools: glslang-tools, spirv-tools.
-ifeq ($(HOSTED),1)
-SHADER_SRC := $(wildcard tests/shaders/*.vert tests/shaders/*.frag tests/shaders/*.comp)
+# The GLSL modules are built on every board (glslang runs on the build machine) and embedded
+# into the unit-test binary (tools/embed_spv.sh -> eg_test_spv("name.frag")), so unit tests and
+# scenes find them on Cortex-M too.
+SHADER_SRC := $(sort $(wildcard tests/shaders/*.vert tests/shaders/*.frag tests/shaders/*.comp))
 SHADER_SPV := $(SHADER_SRC:tests/shaders/%=$(BUILD)/tests/shaders/%.spv)
-SHADER_BAD_SRC := $(wildcard tests/shaders/invalid/*.spvasm)
-SHADER_BAD_SPV := $(SHADER_BAD_SRC:tests/shaders/invalid/%.spvasm=$(BUILD)/tests/shaders/invalid/%.spv)
-
-all: $(SHADER_SPV) $(SHADER_BAD_SPV)
 
 $(BUILD)/tests/shaders/%.spv: tests/shaders/%
 	@mkdir -p $(dir $@)
 	$(Q)glslangValidator -V --target-env vulkan1.1 -o $@ $< >/dev/null
 	$(Q)spirv-val --target-env vulkan1.1 $@
+
+$(BUILD)/spv_embed.c: $(SHADER_SPV) tools/embed_spv.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/embed_spv.sh $(SHADER_SPV) > $@
+
+$(BUILD)/obj/spv_embed.o: $(BUILD)/spv_embed.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+ifeq ($(HOSTED),1)
+SHADER_BAD_SRC := $(wildcard tests/shaders/invalid/*.spvasm)
+SHADER_BAD_SPV := $(SHADER_BAD_SRC:tests/shaders/invalid/%.spvasm=$(BUILD)/tests/shaders/invalid/%.spv)
+
+all: $(SHADER_SPV) $(SHADER_BAD_SPV)
 
 # Negative cases break WebGPU rules, not SPIR-V syntax;
 # and some cases (a bad word count, a too-small bound) are patched after assembly by a one-line
