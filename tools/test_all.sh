@@ -25,6 +25,32 @@ for board in "$@"; do
         total_f=$((total_f + suites - closings))
     fi
 done
+# Sum the closing lines of a log (and count a missing closing line as a failure).
+add_totals() {
+    if ! grep -qE '^[0-9]+ passed, [0-9]+ failed' "$1"; then
+        echo "$2: ended without a closing line (crash?)"; total_f=$((total_f + 1)); return
+    fi
+    for line in $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1:\2:\4/'); do
+        p=${line%%:*}; rest=${line#*:}; f=${rest%%:*}; s=${rest#*:}
+        total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + ${s:-0}))
+    done
+}
+case " $* " in *" host "*)
+    # The GPU backends: the host board's whole API suite once more on each (EMGPU_TEST_BACKEND),
+    # on Mesa's CPU drivers (lavapipe, llvmpipe); a backend without a driver is one named skip.
+    for b in vulkan gles; do
+        echo "=== backend $b: API tests (host)"
+        EMGPU_TEST_BACKEND=$b build/host/tests/unit_tests >"$log" 2>&1
+        cat "$log"; add_totals "$log" "backend $b"
+    done
+    # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.
+    if [ -f tests/fuzz/fuzz.mk ]; then
+        echo "=== fuzz: SPIR-V front end (bounded run)"
+        make --no-print-directory BOARD=host fuzz-smoke >"$log" 2>&1
+        tail -n 20 "$log"; add_totals "$log" "fuzz"
+    fi
+    ;;
+esac
 # Static checks, each counted as one test: the runtime references no heap functions, and the
 # generated format table matches its CSV.
 static_check() {
