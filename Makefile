@@ -75,7 +75,7 @@ $(LIB): $(RUNTIME_OBJ)
 
 $(BUILD)/test_list.c: $(filter tests/unit/%,$(UNIT_SRC)) tools/gen_test_list.sh
 	@mkdir -p $(dir $@)
-	sh tools/gen_test_list.sh $(filter tests/unit/%,$(UNIT_SRC)) > $@
+	sh tools/gen_test_list.sh "$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -E" $(filter tests/unit/%,$(UNIT_SRC)) > $@
 
 $(BUILD)/obj/test_list.o: $(BUILD)/test_list.c
 	@mkdir -p $(dir $@)

@@ -132,6 +132,11 @@
 #ifndef EMGPU_ENTRY_POINT_NAME_MAX
 #define EMGPU_ENTRY_POINT_NAME_MAX 31
 #endif
+/** Pipeline-overridable constants (WGPUConstantEntry, mapped to SPIR-V SpecIds) kept per
+ *  programmable stage of a pipeline (added by issue #3, helper iface). */
+#ifndef EMGPU_MAX_PIPELINE_CONSTANTS
+#define EMGPU_MAX_PIPELINE_CONSTANTS 8
+#endif
 /** Vertex buffer layouts / vertex attributes / color targets stored per render pipeline
  *  (WebGPU defaults: maxVertexBuffers 8, maxVertexAttributes 16, maxColorAttachments 8). */
 #ifndef EMGPU_MAX_VERTEX_BUFFERS
@@ -172,8 +177,10 @@ _Static_assert(EMGPU_MAX_COLOR_ATTACHMENTS >= 1 && EMGPU_MAX_COLOR_ATTACHMENTS <
 #define EMGPU_NOOP_SCRATCH_BYTES 65536
 #endif
 /** Bytes of front-end memory per shader module (kept inline in each module slot): the SPIR-V
- *  parser's per-id table (8 B per id of the module's bound) plus the reflection (about 64 B per
- *  entry point, 24 B per resource, 8 B per stage input/output). A module that does not fit is
+ *  parser's per-id table (8 B per id of the module's bound) plus the reflection (about 100 B per
+ *  entry point, 48 B per resource per entry point that uses it plus 60 B per resource of the
+ *  module, 8 B per stage input/output and per sampling pair, 16 B per specialization constant,
+ *  4 B per function). A module that does not fit is
  *  rejected with a validation error naming this knob. Range 256.. (a multiple of 4). */
 #ifndef EMGPU_SHADER_ARENA_BYTES
 #define EMGPU_SHADER_ARENA_BYTES 4096
@@ -224,7 +231,132 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_HEAP_BLOCKS
 #define EMGPU_SOFT_HEAP_BLOCKS 256
 #endif
+/** Post-transform vertices (and primitives) per rasterizer batch (hal/soft/soft_draw.c): a
+ *  static store of this many vertices x (16 + 256) bytes. Bigger draws are split into batches;
+ *  vertices shared across a batch boundary are shaded again. Multiple of 16, 16..4096. */
+#ifndef EMGPU_SOFT_VERTEX_BATCH
+#define EMGPU_SOFT_VERTEX_BATCH 64
+#endif
+/** Static scratch of the soft shader compiler (bytes): holds one entry point's IR and the
+ *  compiler's tables while a pipeline is created (the program then moves to the soft heap).
+ *  Too small: pipeline creation fails with OutOfMemory naming this knob. */
+#ifndef EMGPU_SOFT_COMPILE_SCRATCH_BYTES
+#define EMGPU_SOFT_COMPILE_SCRATCH_BYTES (96 * 1024)
+#endif
+/** Lane registers (64 bytes each, on the stack of the thread that shades) a vertex or fragment
+ *  program may use after register allocation; 192 = 12 KiB of stack. Compute programs keep
+ *  their registers in the soft heap instead. */
+#ifndef EMGPU_SOFT_VM_MAX_REGS
+#define EMGPU_SOFT_VM_MAX_REGS 192
+#endif
+/** Basic blocks (after inlining) of a vertex or fragment program: one pending lane mask each,
+ *  on the stack while the program runs. */
+#ifndef EMGPU_SOFT_VM_MAX_BLOCKS
+#define EMGPU_SOFT_VM_MAX_BLOCKS 256
+#endif
+/** Workgroup memory of a compute dispatch (bytes, static); at least the device's
+ *  maxComputeWorkgroupStorageSize that hal/soft reports. */
+#ifndef EMGPU_SOFT_WORKGROUP_MEM_BYTES
+#define EMGPU_SOFT_WORKGROUP_MEM_BYTES (16 * 1024)
+#endif
+/** 1: the shader VM's lane loops use GCC/Clang vector extensions; 0: plain scalar loops (same
+ *  results, bit for bit). */
+#ifndef EMGPU_SOFT_SIMD
+#define EMGPU_SOFT_SIMD 1
+#endif
 #endif /* EMGPU_HAL_SOFT */
+
+/*====================
+ * GLES BACKEND (hal/gles, issue #6)
+ *====================*/
+#if EMGPU_HAL_GLES
+/** Linked GL programs kept per process (hal/gles), keyed by shader module + entry point +
+ *  pipeline layout. Each entry costs ~450 bytes of RAM plus the driver's program. Pipelines that
+ *  share shaders and layout share one entry; unused entries are evicted oldest first. When every
+ *  entry is in use by a live pipeline, pipeline creation fails with OutOfMemory naming this knob.
+ *  The default holds one program per pipeline slot, so it can only run out when set lower. */
+#ifndef EMGPU_GLES_PROGRAM_CACHE
+#define EMGPU_GLES_PROGRAM_CACHE (EMGPU_MAX_RENDER_PIPELINES + EMGPU_MAX_COMPUTE_PIPELINES)
+#endif
+/** Framebuffer objects kept per process (hal/gles), keyed by the render pass attachments
+ *  (views + depth slices). Full: the least recently used framebuffer is deleted and rebuilt when
+ *  needed again (a cost, never an error). */
+#ifndef EMGPU_GLES_FBO_CACHE
+#define EMGPU_GLES_FBO_CACHE 16
+#endif
+/** Static scratch of hal/gles (bytes): zero-fills new buffers and textures (GL leaves them
+ *  undefined, WebGPU requires zeros) and swaps B/R of BGRA texels on upload. Larger data is
+ *  processed in chunks of this size; at least one row of the widest texture: 16 * 8192 B. */
+#ifndef EMGPU_GLES_SCRATCH_BYTES
+#define EMGPU_GLES_SCRATCH_BYTES (128 * 1024)
+#endif
+/** Longest GLSL ES source that hal/gles hands to the driver (bytes, one static buffer): what
+ *  SPIRV-Cross emits for one stage, after hal/gles removes the lines GLSL ES cannot take.
+ *  Longer shaders fail pipeline creation with a log line naming this knob. */
+#ifndef EMGPU_GLES_SHADER_SOURCE_BYTES
+#define EMGPU_GLES_SHADER_SOURCE_BYTES (64 * 1024)
+#endif
+#endif /* EMGPU_HAL_GLES */
+
+/*====================
+ * VULKAN BACKEND (hal/vulkan)
+ *====================*/
+#if EMGPU_HAL_VULKAN
+/** Bytes of one VkDeviceMemory block. Buffers and textures are placed inside blocks (never one
+ *  driver allocation each); a buffer can never be larger than one block (maxBufferSize is capped
+ *  to it). */
+#ifndef EMGPU_VK_MEMORY_BLOCK_BYTES
+#define EMGPU_VK_MEMORY_BLOCK_BYTES (32u * 1024u * 1024u)
+#endif
+/** Blocks per memory kind (device-local, host-visible upload, host-visible readback), opened on
+ *  first need and kept until the device goes. 1..32. Full = OutOfMemory naming this knob. */
+#ifndef EMGPU_VK_MEMORY_BLOCKS
+#define EMGPU_VK_MEMORY_BLOCKS 8
+#endif
+/** Allocator records per memory block (bounded metadata: 16 B each; about half as many live
+ *  allocations per block are guaranteed). */
+#ifndef EMGPU_VK_MEMORY_RECORDS_PER_BLOCK
+#define EMGPU_VK_MEMORY_RECORDS_PER_BLOCK 256
+#endif
+/** Bytes of one staging chunk (host-visible memory for WriteBuffer/WriteTexture and maps of
+ *  buffers the GPU cannot map). Writes larger than a chunk are split. */
+#ifndef EMGPU_VK_STAGING_CHUNK_BYTES
+#define EMGPU_VK_STAGING_CHUNK_BYTES (1024u * 1024u)
+#endif
+/** Staging chunks in the belt (recycled once the submission that used them completes). */
+#ifndef EMGPU_VK_STAGING_CHUNKS
+#define EMGPU_VK_STAGING_CHUNKS 4
+#endif
+/** Command buffers in the submission ring (each with its fence); a Submit waits for the oldest
+ *  when all are in flight. */
+#ifndef EMGPU_VK_COMMAND_RING
+#define EMGPU_VK_COMMAND_RING 4
+#endif
+/** Descriptor pool: sets, and descriptors of each type, per device (bind groups). */
+#ifndef EMGPU_VK_DESCRIPTOR_SETS
+#define EMGPU_VK_DESCRIPTOR_SETS 256
+#endif
+#ifndef EMGPU_VK_DESCRIPTORS_PER_TYPE
+#define EMGPU_VK_DESCRIPTORS_PER_TYPE 512
+#endif
+/** Render pass and framebuffer caches (entries per device). */
+#ifndef EMGPU_VK_RENDER_PASS_CACHE
+#define EMGPU_VK_RENDER_PASS_CACHE 32
+#endif
+#ifndef EMGPU_VK_FRAMEBUFFER_CACHE
+#define EMGPU_VK_FRAMEBUFFER_CACHE 32
+#endif
+/** 1: enable VK_LAYER_KHRONOS_validation and a debug-utils messenger (also env
+ *  EMGPU_VK_VALIDATION=1 on hosted ports). Messages are logged and counted. */
+#ifndef EMGPU_VK_VALIDATION
+#define EMGPU_VK_VALIDATION 0
+#endif
+/** Bytes of a fixed arena that receives the driver's host allocations (VkAllocationCallbacks);
+ *  0 = the driver uses its own allocator. */
+#ifndef EMGPU_VK_HOST_ALLOC_ARENA
+#define EMGPU_VK_HOST_ALLOC_ARENA 0
+#endif
+#endif /* EMGPU_HAL_VULKAN */
 
 /*====================
  * MEMORY BUDGET AND DEBUG

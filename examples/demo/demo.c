@@ -1,45 +1,56 @@
-/* make demo: a dashboard mosaic rendered with clears and copies on the software backend -> PNG.
+/* make demo: an embedded-UI dashboard rendered at 800x480 on the soft backend -> PNG (+ window).
  *
- * Public API only. Each frame: a render pass clears each palette texture to its colour, and
- * copyTextureToTexture places rectangles of them into an 800x480 RGBA8 target: panels, title
- * strips, an animated bar chart, a level meter and a checkerboard. A header gradient and a colour
- * swatch are uploaded with WriteTexture. The last frame is copied to a mapped buffer and written
- * with libpng's simplified API. Triangles and shaders come with the rasterizer (issue #4).
+ * Public API only. Each frame is two render passes into one RGBA8 target: the 2D layer (gradient
+ * background, SDF rounded panels, gauges, icons and glyphs from a texture atlas generated in
+ * code; demo_ui.c) as one draw of alpha-blended quads, then a rotating lit torus with a depth
+ * buffer inside the "3D VIEW" panel (viewport + scissor). The last frame is copied to a mapped
+ * buffer and written with libpng's simplified API. Animation advances per frame (30 frames = one
+ * second), so the PNG is the same on every run. Under a display (DISPLAY set) the frames are also
+ * shown in an SDL2 window until it is closed (DEMO_WINDOW_SECONDS=n closes it after n seconds).
+ * Shaders: examples/demo/shaders (GLSL, compiled and embedded by examples/demo/demo.mk).
  * Usage: demo OUT.png [FRAMES]
  */
 #include <webgpu/webgpu.h>
 
+#include "examples/demo/demo.h"
 #include "examples/soft_device.h"
+#include "tests/shaders/spv_embed.h"
 
+#include <math.h>
 #include <png.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define W_PX 800u
-#define H_PX 480u
-#define ROW_B (((W_PX * 4u) + 255u) / 256u * 256u) /* bytesPerRow: multiple of 256 */
-#define PAL_W_PX 248u                              /* palette textures: one panel's size */
-#define PAL_H_PX 200u
-#define SWATCH_W_PX 200u
-#define SWATCH_H_PX 120u
+#define ROW_B (((DEMO_W_PX * 4u) + 255u) / 256u * 256u) /* bytesPerRow: multiple of 256 */
+#define UI_MAX_VERTS 6144u
+#define TORUS_RINGS 48u
+#define TORUS_SIDES 24u
+#define TORUS_VERTS ((TORUS_RINGS + 1u) * (TORUS_SIDES + 1u))
+#define TORUS_INDICES (TORUS_RINGS * TORUS_SIDES * 6u)
 
-enum { C_BG, C_PANEL, C_PANEL2, C_ACCENT, C_GREEN, C_AMBER, C_RED, C_WHITE, PALETTE_N };
-static const WGPUColor palette[PALETTE_N] = {
-    { 0.06, 0.07, 0.10, 1 }, { 0.13, 0.15, 0.20, 1 }, { 0.17, 0.19, 0.26, 1 }, { 0.20, 0.55, 0.95, 1 },
-    { 0.20, 0.80, 0.45, 1 }, { 0.98, 0.70, 0.15, 1 }, { 0.92, 0.26, 0.26, 1 }, { 0.92, 0.93, 0.95, 1 },
-};
+typedef struct mesh_vtx {
+    float pos[3], normal[3], uv[2];
+} mesh_vtx_t;
+
+typedef struct mesh_uniforms {
+    float mvp[16], model[16], light[4], eye[4];
+} mesh_uniforms_t;
 
 typedef struct demo {
     WGPUInstance instance;
     WGPUDevice device;
     WGPUQueue queue;
-    WGPUTexture target, swatch, pal[PALETTE_N];
-    WGPUTextureView pal_view[PALETTE_N];
-    WGPUBuffer readback;
-    unsigned copies, clears;
+    WGPUTexture target, depth, atlas;
+    WGPUTextureView target_view, depth_view, atlas_view;
+    WGPUSampler sampler;
+    WGPUBuffer readback, ui_vbuf, ui_ubuf, mesh_vbuf, mesh_ibuf, mesh_ubuf;
+    WGPUBindGroupLayout ui_bgl, mesh_bgl;
+    WGPUPipelineLayout ui_layout, mesh_layout;
+    WGPUBindGroup ui_bg, mesh_bg;
+    WGPURenderPipeline ui_pipe, mesh_pipe;
+    demo_batch_t batch;
 } demo_t;
 
 static double now_ms(void)
@@ -49,160 +60,172 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static WGPUTexture make_texture(WGPUDevice device, uint32_t w, uint32_t h, WGPUTextureUsage usage)
+static WGPUShaderModule shader(demo_t *d, const char *name)
+{
+    const eg_test_spv_t *spv = eg_test_spv(name);
+    if (!spv) return NULL;
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = spv->words;
+    src.codeSize = spv->word_count;
+    WGPUShaderModuleDescriptor sd = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    sd.nextInChain = &src.chain;
+    return wgpuDeviceCreateShaderModule(d->device, &sd);
+}
+
+static WGPUBuffer buffer(demo_t *d, WGPUBufferUsage usage, uint64_t size_B)
+{
+    WGPUBufferDescriptor bd = WGPU_BUFFER_DESCRIPTOR_INIT;
+    bd.usage = usage;
+    bd.size = (size_B + 3u) & ~(uint64_t)3u;
+    return wgpuDeviceCreateBuffer(d->device, &bd);
+}
+
+static WGPUTexture texture(demo_t *d, WGPUTextureFormat format, uint32_t w, uint32_t h, WGPUTextureUsage usage)
 {
     WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
     td.usage = usage;
     td.size.width = w;
     td.size.height = h;
-    td.format = WGPUTextureFormat_RGBA8Unorm;
-    return wgpuDeviceCreateTexture(device, &td);
+    td.format = format;
+    return wgpuDeviceCreateTexture(d->device, &td);
 }
 
-/* Writes a w x h gradient image at (x, y) of `tex` with WriteTexture; f gives the RGBA8 texel. */
-static void write_gradient(demo_t *d, WGPUTexture tex, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
-                           uint32_t (*f)(uint32_t, uint32_t, uint32_t, uint32_t))
+/* Layout: binding 0 uniform buffer, 1 float texture, 2 filtering sampler (the UI uses all three,
+ * the mesh only the first). */
+static WGPUBindGroupLayout bgl(demo_t *d, uint32_t n)
 {
-    uint32_t *px = malloc((size_t)w * h * 4u); /* the application's memory, not emgpu's */
-    if (!px) return;
-    for (uint32_t j = 0; j < h; j++)
-        for (uint32_t i = 0; i < w; i++) px[j * w + i] = f(i, j, w, h);
-    WGPUTexelCopyTextureInfo dst = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-    dst.texture = tex;
-    dst.origin = (WGPUOrigin3D){ x, y, 0 };
-    WGPUTexelCopyBufferLayout layout = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
-    layout.bytesPerRow = w * 4u;
-    layout.rowsPerImage = h;
-    WGPUExtent3D size = { w, h, 1 };
-    wgpuQueueWriteTexture(d->queue, &dst, px, (size_t)w * h * 4u, &layout, &size);
-    free(px);
-}
-
-static uint32_t rgba(uint32_t r, uint32_t g, uint32_t b) { return r | g << 8 | b << 16 | 0xFFu << 24; }
-
-static uint32_t header_px(uint32_t i, uint32_t j, uint32_t w, uint32_t h)
-{
-    uint32_t t = i * 255u / (w - 1u), fade = 255u - j * 96u / h;
-    return rgba((40u + t * 120u / 255u) * fade / 255u, (60u + (255u - t) * 40u / 255u) * fade / 255u,
-                (200u - t * 60u / 255u) * fade / 255u);
-}
-
-static uint32_t swatch_px(uint32_t i, uint32_t j, uint32_t w, uint32_t h)
-{
-    return rgba(i * 255u / (w - 1u), j * 255u / (h - 1u), 255u - i * 255u / (w - 1u));
-}
-
-/* Copies a w x h rectangle of palette colour c to (x, y) of the target. */
-static void rect(demo_t *d, WGPUCommandEncoder enc, int c, uint32_t x, uint32_t y, uint32_t w, uint32_t h)
-{
-    WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT, dst = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-    src.texture = d->pal[c];
-    dst.texture = d->target;
-    dst.origin = (WGPUOrigin3D){ x, y, 0 };
-    WGPUExtent3D size = { w, h, 1 };
-    wgpuCommandEncoderCopyTextureToTexture(enc, &src, &dst, &size);
-    d->copies++;
-}
-
-static void clear_palette(demo_t *d, WGPUCommandEncoder enc)
-{
-    for (int c = 0; c < PALETTE_N; c++) {
-        WGPURenderPassColorAttachment ca = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-        ca.view = d->pal_view[c];
-        ca.loadOp = WGPULoadOp_Clear;
-        ca.storeOp = WGPUStoreOp_Store;
-        ca.clearValue = palette[c];
-        WGPURenderPassDescriptor rp = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-        rp.colorAttachmentCount = 1;
-        rp.colorAttachments = &ca;
-        WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(enc, &rp);
-        wgpuRenderPassEncoderEnd(pass);
-        wgpuRenderPassEncoderRelease(pass);
-        d->clears++;
+    WGPUBindGroupLayoutEntry e[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        WGPUBindGroupLayoutEntry z = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+        e[i] = z;
+        e[i].binding = i;
+        e[i].visibility = WGPUShaderStage_Vertex | WGPUShaderStage_Fragment;
     }
+    e[0].buffer.type = WGPUBufferBindingType_Uniform;
+    e[1].texture.sampleType = WGPUTextureSampleType_Float;
+    e[1].texture.viewDimension = WGPUTextureViewDimension_2D;
+    e[2].sampler.type = WGPUSamplerBindingType_Filtering;
+    WGPUBindGroupLayoutDescriptor ld = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+    ld.entryCount = n;
+    ld.entries = e;
+    return wgpuDeviceCreateBindGroupLayout(d->device, &ld);
 }
 
-/* Background below the header, in palette-sized tiles (the header was uploaded once). */
-static void background(demo_t *d, WGPUCommandEncoder enc)
+static WGPURenderPipeline pipeline(demo_t *d, WGPUPipelineLayout layout, const char *vs_name,
+                                   const char *fs_name, const WGPUVertexBufferLayout *vb, int mesh)
 {
-    for (uint32_t y = 48; y < H_PX; y += PAL_H_PX)
-        for (uint32_t x = 0; x < W_PX; x += PAL_W_PX)
-            rect(d, enc, C_BG, x, y, x + PAL_W_PX <= W_PX ? PAL_W_PX : W_PX - x,
-                 y + PAL_H_PX <= H_PX ? PAL_H_PX : H_PX - y);
+    static const WGPUBlendState over = {
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+        { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha },
+    };
+    WGPUShaderModule vs = shader(d, vs_name), fs = shader(d, fs_name);
+    if (!vs || !fs) return NULL;
+    WGPUColorTargetState ct = WGPU_COLOR_TARGET_STATE_INIT;
+    ct.format = WGPUTextureFormat_RGBA8Unorm;
+    ct.blend = mesh ? NULL : &over;
+    WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
+    fst.module = fs;
+    fst.targetCount = 1;
+    fst.targets = &ct;
+    WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
+    ds.format = WGPUTextureFormat_Depth24Plus;
+    ds.depthWriteEnabled = WGPUOptionalBool_True;
+    ds.depthCompare = WGPUCompareFunction_Less;
+    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
+    pd.layout = layout;
+    pd.vertex.module = vs;
+    pd.vertex.bufferCount = 1;
+    pd.vertex.buffers = vb;
+    pd.primitive.topology = WGPUPrimitiveTopology_TriangleList;
+    pd.primitive.cullMode = mesh ? WGPUCullMode_Back : WGPUCullMode_None;
+    pd.depthStencil = mesh ? &ds : NULL;
+    pd.fragment = &fst;
+    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d->device, &pd);
+    wgpuShaderModuleRelease(vs);
+    wgpuShaderModuleRelease(fs);
+    return p;
 }
 
-/* Panels [first, end) of the 3x2 grid under the header: a title strip and their own content. */
-static void compose(demo_t *d, WGPUCommandEncoder enc, unsigned frame, uint32_t first, uint32_t end)
+/* A torus (major radius 1, minor 0.38); triangles counter-clockwise seen from outside. */
+static void torus(demo_t *d)
 {
-    for (uint32_t p = first; p < end; p++) {
-        uint32_t px = 16u + (p % 3u) * (PAL_W_PX + 12u), py = 60u + (p / 3u) * (PAL_H_PX + 10u);
-        rect(d, enc, p % 2u ? C_PANEL2 : C_PANEL, px, py, PAL_W_PX, PAL_H_PX);
-        rect(d, enc, p == 5 ? C_RED : C_ACCENT, px, py, PAL_W_PX, 6);
-        uint32_t cx = px + 12u, cy = py + 18u, cw = PAL_W_PX - 24u, ch = PAL_H_PX - 30u;
-        if (p == 0) { /* bar chart: eight bars, heights animated by frame */
-            for (uint32_t b = 0; b < 8; b++) {
-                uint32_t hgt = 20u + ((b * 37u + frame * 11u) % 140u);
-                rect(d, enc, hgt > 120u ? C_AMBER : C_GREEN, cx + b * 28u, cy + ch - hgt, 20, hgt);
-            }
-        } else if (p == 1) { /* level meter: 10 segments */
-            uint32_t level = 3u + (frame % 8u);
-            for (uint32_t s = 0; s < 10; s++)
-                rect(d, enc, s >= level ? C_PANEL : s >= 8 ? C_RED : s >= 6 ? C_AMBER : C_GREEN,
-                     cx, cy + ch - (s + 1u) * 16u, cw, 12);
-        } else if (p == 2) { /* the uploaded colour swatch */
-            WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT, dst = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-            src.texture = d->swatch;
-            dst.texture = d->target;
-            dst.origin = (WGPUOrigin3D){ cx + (cw - SWATCH_W_PX) / 2u, cy + 20u, 0 };
-            WGPUExtent3D size = { SWATCH_W_PX, SWATCH_H_PX, 1 };
-            wgpuCommandEncoderCopyTextureToTexture(enc, &src, &dst, &size);
-            d->copies++;
-        } else if (p == 3) { /* checkerboard */
-            for (uint32_t j = 0; j < ch / 20u; j++)
-                for (uint32_t i = 0; i < cw / 20u; i++)
-                    if ((i + j + frame) % 2u) rect(d, enc, C_WHITE, cx + i * 20u, cy + j * 20u, 20, 20);
-        } else if (p == 4) { /* progress bars */
-            for (uint32_t r = 0; r < 5; r++) {
-                uint32_t fill = (cw * ((r * 23u + frame * 7u) % 100u + 1u)) / 100u;
-                rect(d, enc, C_BG, cx, cy + r * 32u, cw, 16);
-                rect(d, enc, C_ACCENT, cx, cy + r * 32u, fill, 16);
-            }
-        } else { /* status tiles */
-            for (uint32_t s = 0; s < 6; s++)
-                rect(d, enc, (s + frame) % 5u == 0 ? C_RED : C_GREEN, cx + (s % 3u) * 76u,
-                     cy + (s / 3u) * 80u, 68, 72);
-        }
+    mesh_vtx_t *v = malloc(TORUS_VERTS * sizeof *v); /* the application's memory, not emgpu's */
+    uint16_t *idx = malloc(TORUS_INDICES * sizeof *idx);
+    if (!v || !idx) {
+        free(v);
+        free(idx);
+        return;
     }
+    for (uint32_t i = 0; i <= TORUS_RINGS; i++)
+        for (uint32_t j = 0; j <= TORUS_SIDES; j++) {
+            float a = 6.2831853f * (float)i / TORUS_RINGS, b = 6.2831853f * (float)j / TORUS_SIDES;
+            float ring = 1.0f + 0.38f * cosf(b);
+            mesh_vtx_t q = { { ring * cosf(a), 0.38f * sinf(b), ring * sinf(a) },
+                             { cosf(b) * cosf(a), sinf(b), cosf(b) * sinf(a) },
+                             { (float)i / TORUS_RINGS, (float)j / TORUS_SIDES } };
+            v[i * (TORUS_SIDES + 1u) + j] = q;
+        }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < TORUS_RINGS; i++)
+        for (uint32_t j = 0; j < TORUS_SIDES; j++) {
+            uint16_t p00 = (uint16_t)(i * (TORUS_SIDES + 1u) + j), p01 = (uint16_t)(p00 + 1u);
+            uint16_t p10 = (uint16_t)(p00 + TORUS_SIDES + 1u), p11 = (uint16_t)(p10 + 1u);
+            const uint16_t t[6] = { p00, p01, p11, p00, p11, p10 };
+            memcpy(idx + n, t, sizeof t);
+            n += 6;
+        }
+    d->mesh_vbuf = buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, TORUS_VERTS * sizeof *v);
+    d->mesh_ibuf = buffer(d, WGPUBufferUsage_Index | WGPUBufferUsage_CopyDst, TORUS_INDICES * sizeof *idx);
+    wgpuQueueWriteBuffer(d->queue, d->mesh_vbuf, 0, v, TORUS_VERTS * sizeof *v);
+    wgpuQueueWriteBuffer(d->queue, d->mesh_ibuf, 0, idx, TORUS_INDICES * sizeof *idx);
+    free(v);
+    free(idx);
 }
 
-/* One frame as three command buffers submitted together: each encoder's command stream is a
- * fixed EMGPU_COMMAND_STREAM_BYTES block, so a frame of ~100 copies is split by panel rows. */
-static double render_frame(demo_t *d, unsigned frame, int read_back)
+static int setup_pipelines(demo_t *d)
 {
-    double t0 = now_ms();
-    WGPUCommandBuffer cbs[3];
-    for (uint32_t part = 0; part < 3; part++) {
-        WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(d->device, NULL);
-        if (part == 0) {
-            clear_palette(d, enc);
-            background(d, enc);
-        }
-        compose(d, enc, frame, part * 2u, part * 2u + 2u);
-        if (part == 2 && read_back) {
-            WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-            src.texture = d->target;
-            WGPUTexelCopyBufferInfo out = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
-            out.buffer = d->readback;
-            out.layout.bytesPerRow = ROW_B;
-            WGPUExtent3D all = { W_PX, H_PX, 1 };
-            wgpuCommandEncoderCopyTextureToBuffer(enc, &src, &out, &all);
-        }
-        cbs[part] = wgpuCommandEncoderFinish(enc, NULL);
-        wgpuCommandEncoderRelease(enc);
+    static const WGPUVertexAttribute ui_attrs[4] = {
+        { NULL, WGPUVertexFormat_Float32x2, 0, 0 }, { NULL, WGPUVertexFormat_Float32x2, 8, 1 },
+        { NULL, WGPUVertexFormat_Unorm8x4, 16, 2 }, { NULL, WGPUVertexFormat_Float32x4, 20, 3 },
+    };
+    static const WGPUVertexAttribute mesh_attrs[3] = {
+        { NULL, WGPUVertexFormat_Float32x3, 0, 0 }, { NULL, WGPUVertexFormat_Float32x3, 12, 1 },
+        { NULL, WGPUVertexFormat_Float32x2, 24, 2 },
+    };
+    const WGPUVertexBufferLayout ui_vb = { NULL, WGPUVertexStepMode_Vertex, sizeof(demo_vtx_t), 4, ui_attrs };
+    const WGPUVertexBufferLayout mesh_vb = { NULL, WGPUVertexStepMode_Vertex, sizeof(mesh_vtx_t), 3, mesh_attrs };
+    d->ui_bgl = bgl(d, 3);
+    d->mesh_bgl = bgl(d, 1);
+    WGPUPipelineLayoutDescriptor pl = WGPU_PIPELINE_LAYOUT_DESCRIPTOR_INIT;
+    pl.bindGroupLayoutCount = 1;
+    pl.bindGroupLayouts = &d->ui_bgl;
+    d->ui_layout = wgpuDeviceCreatePipelineLayout(d->device, &pl);
+    pl.bindGroupLayouts = &d->mesh_bgl;
+    d->mesh_layout = wgpuDeviceCreatePipelineLayout(d->device, &pl);
+    d->ui_pipe = pipeline(d, d->ui_layout, "demo_ui.vert", "demo_ui.frag", &ui_vb, 0);
+    d->mesh_pipe = pipeline(d, d->mesh_layout, "demo_mesh.vert", "demo_mesh.frag", &mesh_vb, 1);
+
+    WGPUBindGroupEntry e[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        WGPUBindGroupEntry z = WGPU_BIND_GROUP_ENTRY_INIT;
+        e[i] = z;
+        e[i].binding = i;
     }
-    wgpuQueueSubmit(d->queue, 3, cbs);
-    for (int i = 0; i < 3; i++) wgpuCommandBufferRelease(cbs[i]);
-    return now_ms() - t0;
+    e[0].buffer = d->ui_ubuf;
+    e[0].size = 16;
+    e[1].textureView = d->atlas_view;
+    e[2].sampler = d->sampler;
+    WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    bd.layout = d->ui_bgl;
+    bd.entryCount = 3;
+    bd.entries = e;
+    d->ui_bg = wgpuDeviceCreateBindGroup(d->device, &bd);
+    e[0].buffer = d->mesh_ubuf;
+    e[0].size = sizeof(mesh_uniforms_t);
+    bd.layout = d->mesh_bgl;
+    bd.entryCount = 1;
+    d->mesh_bg = wgpuDeviceCreateBindGroup(d->device, &bd);
+    return d->ui_pipe && d->mesh_pipe && d->ui_bg && d->mesh_bg;
 }
 
 static void on_error(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message,
@@ -210,10 +233,10 @@ static void on_error(WGPUDevice const *device, WGPUErrorType type, WGPUStringVie
 {
     (void)device;
     (void)userdata2;
-    (*(unsigned *)userdata1)++;
-    fprintf(stderr, "demo: WebGPU error %d: %.*s\n", (int)type,
-            message.data ? (int)(message.length == WGPU_STRLEN ? 1000 : message.length) : 0,
-            message.data ? message.data : "");
+    if ((*(unsigned *)userdata1)++ < 5)
+        fprintf(stderr, "demo: WebGPU error %d: %.*s\n", (int)type,
+                message.data ? (int)(message.length == WGPU_STRLEN ? strlen(message.data) : message.length) : 0,
+                message.data ? message.data : "");
 }
 
 static int setup(demo_t *d, unsigned *errors)
@@ -225,58 +248,192 @@ static int setup(demo_t *d, unsigned *errors)
     dd.uncapturedErrorCallbackInfo.userdata1 = errors;
     WGPUAdapter adapter;
     d->device = example_soft_device(d->instance, &dd, &adapter);
-    if (adapter) wgpuAdapterRelease(adapter); /* the device keeps what it needs */
+    if (adapter) wgpuAdapterRelease(adapter);
     if (!d->device) return 0;
     d->queue = wgpuDeviceGetQueue(d->device);
-    d->target = make_texture(d->device, W_PX, H_PX, WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc);
-    d->swatch = make_texture(d->device, SWATCH_W_PX, SWATCH_H_PX,
-                             WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc);
-    for (int c = 0; c < PALETTE_N; c++) {
-        d->pal[c] = make_texture(d->device, PAL_W_PX, PAL_H_PX,
-                                 WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
-        d->pal_view[c] = wgpuTextureCreateView(d->pal[c], NULL);
+    d->target = texture(d, WGPUTextureFormat_RGBA8Unorm, DEMO_W_PX, DEMO_H_PX,
+                        WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    d->depth = texture(d, WGPUTextureFormat_Depth24Plus, DEMO_W_PX, DEMO_H_PX, WGPUTextureUsage_RenderAttachment);
+    d->atlas = texture(d, WGPUTextureFormat_RGBA8Unorm, DEMO_ATLAS_W, DEMO_ATLAS_H,
+                       WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
+    if (!d->target || !d->depth || !d->atlas) return 0;
+    d->target_view = wgpuTextureCreateView(d->target, NULL);
+    d->depth_view = wgpuTextureCreateView(d->depth, NULL);
+    d->atlas_view = wgpuTextureCreateView(d->atlas, NULL);
+    WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT; /* nearest: crisp integer-scaled glyphs */
+    d->sampler = wgpuDeviceCreateSampler(d->device, &sd);
+    d->readback = buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, (uint64_t)ROW_B * DEMO_H_PX);
+    d->ui_vbuf = buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, UI_MAX_VERTS * sizeof(demo_vtx_t));
+    d->ui_ubuf = buffer(d, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 16);
+    d->mesh_ubuf = buffer(d, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, sizeof(mesh_uniforms_t));
+    const float scale[4] = { 2.0f / DEMO_W_PX, 2.0f / DEMO_H_PX, 0, 0 };
+    wgpuQueueWriteBuffer(d->queue, d->ui_ubuf, 0, scale, sizeof scale);
+
+    uint8_t *atlas = malloc(DEMO_ATLAS_W * DEMO_ATLAS_H * 4u);
+    if (!atlas) return 0;
+    demo_atlas(atlas);
+    WGPUTexelCopyTextureInfo dst = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+    dst.texture = d->atlas;
+    WGPUTexelCopyBufferLayout layout = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
+    layout.bytesPerRow = DEMO_ATLAS_W * 4u;
+    layout.rowsPerImage = DEMO_ATLAS_H;
+    WGPUExtent3D size = { DEMO_ATLAS_W, DEMO_ATLAS_H, 1 };
+    wgpuQueueWriteTexture(d->queue, &dst, atlas, DEMO_ATLAS_W * DEMO_ATLAS_H * 4u, &layout, &size);
+    free(atlas);
+    torus(d);
+    d->batch.cap = UI_MAX_VERTS;
+    d->batch.v = malloc(UI_MAX_VERTS * sizeof(demo_vtx_t));
+    return d->batch.v && d->mesh_vbuf && setup_pipelines(d);
+}
+
+/* Column-major 4x4 product out = a * b. */
+static void mat4_mul(float out[16], const float a[16], const float b[16])
+{
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            float acc = 0;
+            for (int k = 0; k < 4; k++) acc += a[k * 4 + r] * b[c * 4 + k];
+            out[c * 4 + r] = acc;
+        }
+}
+
+static void mesh_uniforms(demo_t *d, unsigned frame, float aspect)
+{
+    float ay = 6.2831853f * (float)frame / 240.0f, ax = 0.5f + 0.3f * sinf((float)frame / 45.0f);
+    const float ry[16] = { cosf(ay), 0, -sinf(ay), 0, 0, 1, 0, 0, sinf(ay), 0, cosf(ay), 0, 0, 0, 0, 1 };
+    const float rx[16] = { 1, 0, 0, 0, 0, cosf(ax), sinf(ax), 0, 0, -sinf(ax), cosf(ax), 0, 0, 0, 0, 1 };
+    const float zn = 1.0f, zf = 10.0f, f = 2.2f;
+    const float proj[16] = { f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, zf / (zn - zf), -1, 0, 0, zn * zf / (zn - zf), 0 };
+    mesh_uniforms_t u;
+    float rot[16], model[16], t[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -3.4f, 1 };
+    mat4_mul(rot, rx, ry);
+    mat4_mul(model, t, rot);
+    mat4_mul(u.mvp, proj, model);
+    memcpy(u.model, model, sizeof model);
+    const float light[4] = { 0.48f, 0.64f, 0.6f, 0 }, eye[4] = { 0, 0, 0, 1 };
+    memcpy(u.light, light, sizeof light);
+    memcpy(u.eye, eye, sizeof eye);
+    wgpuQueueWriteBuffer(d->queue, d->mesh_ubuf, 0, &u, sizeof u);
+}
+
+/* One frame: the 2D layer, then the torus in the 3D view; read_back copies the target out. */
+static void render_frame(demo_t *d, unsigned frame, int read_back)
+{
+    demo_ui_build(&d->batch, frame);
+    wgpuQueueWriteBuffer(d->queue, d->ui_vbuf, 0, d->batch.v, d->batch.n * sizeof(demo_vtx_t));
+    uint32_t vx, vy, vw, vh;
+    demo_view_rect(&vx, &vy, &vw, &vh);
+    mesh_uniforms(d, frame, (float)vw / (float)vh);
+
+    WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(d->device, NULL);
+    WGPURenderPassColorAttachment ca = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    ca.view = d->target_view;
+    ca.loadOp = WGPULoadOp_Clear;
+    ca.storeOp = WGPUStoreOp_Store;
+    ca.clearValue = (WGPUColor){ 0, 0, 0, 1 };
+    WGPURenderPassDescriptor rp = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    rp.colorAttachmentCount = 1;
+    rp.colorAttachments = &ca;
+    WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(enc, &rp);
+    wgpuRenderPassEncoderSetPipeline(pass, d->ui_pipe);
+    wgpuRenderPassEncoderSetBindGroup(pass, 0, d->ui_bg, 0, NULL);
+    wgpuRenderPassEncoderSetVertexBuffer(pass, 0, d->ui_vbuf, 0, WGPU_WHOLE_SIZE);
+    wgpuRenderPassEncoderDraw(pass, d->batch.n, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(pass);
+    wgpuRenderPassEncoderRelease(pass);
+
+    ca.loadOp = WGPULoadOp_Load;
+    WGPURenderPassDepthStencilAttachment da = WGPU_RENDER_PASS_DEPTH_STENCIL_ATTACHMENT_INIT;
+    da.view = d->depth_view;
+    da.depthLoadOp = WGPULoadOp_Clear;
+    da.depthStoreOp = WGPUStoreOp_Discard;
+    da.depthClearValue = 1.0f;
+    rp.depthStencilAttachment = &da;
+    pass = wgpuCommandEncoderBeginRenderPass(enc, &rp);
+    wgpuRenderPassEncoderSetViewport(pass, (float)vx, (float)vy, (float)vw, (float)vh, 0, 1);
+    wgpuRenderPassEncoderSetScissorRect(pass, vx, vy, vw, vh);
+    wgpuRenderPassEncoderSetPipeline(pass, d->mesh_pipe);
+    wgpuRenderPassEncoderSetBindGroup(pass, 0, d->mesh_bg, 0, NULL);
+    wgpuRenderPassEncoderSetVertexBuffer(pass, 0, d->mesh_vbuf, 0, WGPU_WHOLE_SIZE);
+    wgpuRenderPassEncoderSetIndexBuffer(pass, d->mesh_ibuf, WGPUIndexFormat_Uint16, 0, WGPU_WHOLE_SIZE);
+    wgpuRenderPassEncoderDrawIndexed(pass, TORUS_INDICES, 1, 0, 0, 0);
+    wgpuRenderPassEncoderEnd(pass);
+    wgpuRenderPassEncoderRelease(pass);
+
+    if (read_back) {
+        WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+        src.texture = d->target;
+        WGPUTexelCopyBufferInfo out = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
+        out.buffer = d->readback;
+        out.layout.bytesPerRow = ROW_B;
+        WGPUExtent3D all = { DEMO_W_PX, DEMO_H_PX, 1 };
+        wgpuCommandEncoderCopyTextureToBuffer(enc, &src, &out, &all);
     }
-    WGPUBufferDescriptor bd = WGPU_BUFFER_DESCRIPTOR_INIT;
-    bd.usage = WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead;
-    bd.size = (uint64_t)ROW_B * H_PX;
-    d->readback = wgpuDeviceCreateBuffer(d->device, &bd);
-    write_gradient(d, d->target, 0, 0, W_PX, 48, header_px);
-    write_gradient(d, d->swatch, 0, 0, SWATCH_W_PX, SWATCH_H_PX, swatch_px);
-    return 1;
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc, NULL);
+    wgpuCommandEncoderRelease(enc);
+    wgpuQueueSubmit(d->queue, 1, &cb); /* the soft backend executes the commands here */
+    wgpuCommandBufferRelease(cb);
 }
 
 static void teardown(demo_t *d)
 {
-    if (d->readback) wgpuBufferRelease(d->readback);
-    for (int c = 0; c < PALETTE_N; c++) {
-        if (d->pal_view[c]) wgpuTextureViewRelease(d->pal_view[c]);
-        if (d->pal[c]) wgpuTextureRelease(d->pal[c]);
-    }
-    if (d->swatch) wgpuTextureRelease(d->swatch);
-    if (d->target) wgpuTextureRelease(d->target);
-    if (d->queue) wgpuQueueRelease(d->queue);
-    if (d->device) wgpuDeviceRelease(d->device);
-    if (d->instance) wgpuInstanceRelease(d->instance);
+#define REL(fn, x) do { if (x) fn(x); } while (0)
+    REL(wgpuBindGroupRelease, d->ui_bg);
+    REL(wgpuBindGroupRelease, d->mesh_bg);
+    REL(wgpuRenderPipelineRelease, d->ui_pipe);
+    REL(wgpuRenderPipelineRelease, d->mesh_pipe);
+    REL(wgpuPipelineLayoutRelease, d->ui_layout);
+    REL(wgpuPipelineLayoutRelease, d->mesh_layout);
+    REL(wgpuBindGroupLayoutRelease, d->ui_bgl);
+    REL(wgpuBindGroupLayoutRelease, d->mesh_bgl);
+    REL(wgpuBufferRelease, d->readback);
+    REL(wgpuBufferRelease, d->ui_vbuf);
+    REL(wgpuBufferRelease, d->ui_ubuf);
+    REL(wgpuBufferRelease, d->mesh_vbuf);
+    REL(wgpuBufferRelease, d->mesh_ibuf);
+    REL(wgpuBufferRelease, d->mesh_ubuf);
+    REL(wgpuSamplerRelease, d->sampler);
+    REL(wgpuTextureViewRelease, d->target_view);
+    REL(wgpuTextureViewRelease, d->depth_view);
+    REL(wgpuTextureViewRelease, d->atlas_view);
+    REL(wgpuTextureRelease, d->target);
+    REL(wgpuTextureRelease, d->depth);
+    REL(wgpuTextureRelease, d->atlas);
+    REL(wgpuQueueRelease, d->queue);
+    REL(wgpuDeviceRelease, d->device);
+    REL(wgpuInstanceRelease, d->instance);
+#undef REL
+    free(d->batch.v);
 }
 
-static int write_png(demo_t *d, const char *path)
+/* Maps the readback buffer and hands its rows to png (path) and/or the window. */
+static int deliver(demo_t *d, const char *path, demo_window_t *win, int *window_open)
 {
-    if (!example_map_read(d->instance, d->readback, (size_t)ROW_B * H_PX)) {
+    if (!example_map_read(d->instance, d->readback, (size_t)ROW_B * DEMO_H_PX)) {
         fprintf(stderr, "demo: mapping the readback buffer failed\n");
         return 0;
     }
-    const void *px = wgpuBufferGetConstMappedRange(d->readback, 0, (size_t)ROW_B * H_PX);
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    img.width = W_PX;
-    img.height = H_PX;
-    img.format = PNG_FORMAT_RGBA;
-    /* row_stride counts components: one byte each for 8-bit RGBA, so it is bytesPerRow. */
-    int ok = px && png_image_write_to_file(&img, path, 0, px, (png_int_32)ROW_B, NULL);
-    if (!ok) fprintf(stderr, "demo: writing %s failed: %s\n", path, px ? img.message : "no mapped range");
+    const void *px = wgpuBufferGetConstMappedRange(d->readback, 0, (size_t)ROW_B * DEMO_H_PX);
+    int ok = px != NULL;
+    if (px && path) {
+        png_image img;
+        memset(&img, 0, sizeof img);
+        img.version = PNG_IMAGE_VERSION;
+        img.width = DEMO_W_PX;
+        img.height = DEMO_H_PX;
+        img.format = PNG_FORMAT_RGBA;
+        ok = png_image_write_to_file(&img, path, 0, px, (png_int_32)ROW_B, NULL);
+        if (!ok) fprintf(stderr, "demo: writing %s failed: %s\n", path, img.message);
+    }
+    if (px && win) *window_open = demo_window_show(win, px, ROW_B);
     wgpuBufferUnmap(d->readback);
     return ok;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv)
@@ -285,30 +442,49 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s OUT.png [FRAMES]\n", argv[0]);
         return 2;
     }
-    unsigned frames = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1u;
+    unsigned frames = argc > 2 && argv[2][0] ? (unsigned)strtoul(argv[2], NULL, 10) : 1u;
     if (frames == 0) frames = 1;
-    demo_t d;
-    memset(&d, 0, sizeof d);
+    static demo_t d;
     unsigned errors = 0;
     if (!setup(&d, &errors)) {
-        fprintf(stderr, "demo: no software adapter or device\n");
+        fprintf(stderr, "demo: setting up the soft device, resources or pipelines failed\n");
         teardown(&d);
         return 1;
     }
-    double total_ms = 0, best_ms = 1e30;
+    double *ms = malloc(frames * sizeof *ms);
+    if (!ms) return 1;
     for (unsigned f = 0; f < frames; f++) {
-        double ms = render_frame(&d, f, f + 1 == frames);
-        total_ms += ms;
-        if (ms < best_ms) best_ms = ms;
+        double t0 = now_ms();
+        render_frame(&d, f, f + 1 == frames);
+        ms[f] = now_ms() - t0;
     }
-    int ok = write_png(&d, argv[1]);
-    teardown(&d);
-    printf("demo: %ux%u RGBA8 dashboard on the soft backend: %u frame(s), %u clears and %u "
-           "texture copies per frame, 2 WriteTexture uploads\n",
-           W_PX, H_PX, frames, d.clears / frames, d.copies / frames);
-    printf("demo: frame time (record + submit + execute) avg %.3f ms, best %.3f ms\n",
-           total_ms / frames, best_ms);
+    int open = 1, ok = deliver(&d, argv[1], NULL, &open);
+    qsort(ms, frames, sizeof *ms, cmp_double);
+    printf("demo: %ux%u RGBA8 dashboard on the soft backend: %u frame(s), %u UI vertices + a %u-triangle "
+           "torus per frame\n", DEMO_W_PX, DEMO_H_PX, frames, d.batch.n, TORUS_INDICES / 3u);
+    printf("demo: ms/frame (record + submit + execute): median %.3f, min %.3f, max %.3f\n",
+           ms[frames / 2], ms[0], ms[frames - 1]);
     if (ok) printf("demo: wrote %s\n", argv[1]);
+    free(ms);
+
+    demo_window_t *win = errors ? NULL : demo_window_open(DEMO_W_PX, DEMO_H_PX);
+    if (win) {
+        const char *secs = getenv("DEMO_WINDOW_SECONDS");
+        double until = secs && *secs ? now_ms() + 1e3 * strtod(secs, NULL) : -1.0;
+        printf("demo: showing the dashboard in a window (close it to exit)\n");
+        for (unsigned f = frames; open && (until < 0 || now_ms() < until); f++) {
+            double t0 = now_ms();
+            render_frame(&d, f, 1);
+            deliver(&d, NULL, win, &open);
+            double left = 1000.0 / 30.0 - (now_ms() - t0);
+            if (left > 0) {
+                struct timespec ts = { 0, (long)(left * 1e6) };
+                nanosleep(&ts, NULL);
+            }
+        }
+        demo_window_close(win);
+    }
+    teardown(&d);
     if (errors) printf("demo: %u WebGPU error(s) reported\n", errors);
     return ok && !errors ? 0 : 1;
 }

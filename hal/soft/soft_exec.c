@@ -1,14 +1,18 @@
-/* Soft backend execution of command streams: copies, clears, render-pass load/store and resolve.
+/* Soft backend execution of command streams: copies, clears, render-pass load/store and resolve,
+ * pass state, draws (soft_draw.c) and dispatches (the VM's eg_soft_dispatch).
  *
  * Soft runs every stream to completion inside queue_submit, on the CPU, so barriers need no
- * work. Draws and dispatches are validated and recorded by the kernel but are no-ops here until
- * the rasterizer and the shader VM land: TODO(#4).
+ * work. Pipelines keep their eg_soft_render_pipeline_t / eg_soft_compute_pipeline_t inline in
+ * the object's hal words (soft_pipeline.c).
  */
 #include "config/emgpu_config.h"
 
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_internal.h"
+#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_texel.h"
+#include "kernel/api/compute_pipeline.h"
 #include "kernel/cmd/cmd.h"
 
 /* ---- texel encoding of clear values ---- */
@@ -190,8 +194,26 @@ static void clear_depth_stencil(const eg_cmd_depth_stencil_attachment_t *ds, boo
 }
 
 /* Resolve: each texel of the single-sample target is the average of the source's samples
- * (unorm/float formats; integer formats are not resolvable). Done per byte channel for 8-bit
- * unorm formats, the only resolvable class soft stores byte-wise. TODO(#4): float16/32 resolve. */
+ * (integer formats are not resolvable). 8-bit linear unorm formats average bytes exactly; every
+ * other format (float16/32, sRGB, packed ones like RGB565) averages decoded values (sRGB in
+ * linear space) and re-encodes. */
+static bool resolve_bytewise(WGPUTextureFormat f)
+{
+    return f == WGPUTextureFormat_R8Unorm || f == WGPUTextureFormat_RG8Unorm ||
+           f == WGPUTextureFormat_RGBA8Unorm || f == WGPUTextureFormat_BGRA8Unorm;
+}
+
+static void resolve_texel(WGPUTextureFormat f, const uint8_t *st, uint32_t block_B, uint32_t samples, uint8_t *dt)
+{
+    eg_soft_texel_t sum = { { 0, 0, 0, 0 } }, v;
+    for (uint32_t k = 0; k < samples; k++) {
+        eg_soft_texel_decode(f, st + k * block_B, &v);
+        for (uint32_t c = 0; c < 4; c++) sum.f[c] += v.f[c];
+    }
+    for (uint32_t c = 0; c < 4; c++) sum.f[c] /= (float)samples;
+    eg_soft_texel_encode(f, &sum, dt);
+}
+
 static void resolve(const eg_cmd_color_attachment_t *a)
 {
     const eg_texture_view_t *src = a->view, *dst = a->resolve_target;
@@ -201,10 +223,12 @@ static void resolve(const eg_cmd_color_attachment_t *a)
     uint32_t samples = s.element_B / s.block_B;
     const uint8_t *sb = s.base + (size_t)attachment_layer(src, a->depth_slice) * s.slice_pitch_B;
     uint8_t *db = d.base + (size_t)dst->base_array_layer * d.slice_pitch_B;
+    bool bytes = resolve_bytewise(src->format);
     for (uint32_t y = 0; y < s.height_el; y++)
         for (uint32_t x = 0; x < s.width_el; x++) {
             const uint8_t *st = sb + (size_t)y * s.row_pitch_B + (size_t)x * s.element_B;
             uint8_t *dt = db + (size_t)y * d.row_pitch_B + (size_t)x * d.element_B;
+            if (!bytes) { resolve_texel(src->format, st, s.block_B, samples, dt); continue; }
             for (uint32_t b = 0; b < s.block_B; b++) {
                 uint32_t sum = 0;
                 for (uint32_t k = 0; k < samples; k++) sum += st[k * s.block_B + b];
@@ -288,10 +312,220 @@ static void copy_t2t(const eg_cmd_copy_t2t_t *c)
     }
 }
 
+/* ---- pass state ---- */
+
+typedef struct exec_ctx {
+    const eg_cmd_begin_render_pass_t *pass;
+    eg_soft_fb_t fb;
+    eg_soft_pass_state_t ps;
+    const eg_compute_pipeline_t *cp;
+    eg_soft_bound_t cbound;
+} exec_ctx_t;
+
+static const eg_soft_render_pipeline_t *soft_rp(const eg_render_pipeline_t *rp)
+{
+    return (const eg_soft_render_pipeline_t *)(const void *)&rp->hal;
+}
+static const eg_soft_compute_pipeline_t *soft_cp(const eg_compute_pipeline_t *cp)
+{
+    return (const eg_soft_compute_pipeline_t *)(const void *)&cp->hal;
+}
+
+static void bind_target(const eg_texture_view_t *view, WGPUTextureAspect aspect, uint32_t layer, eg_soft_target_t *t)
+{
+    eg_soft_subres_t s;
+    eg_soft_subresource(view->texture, aspect, view->base_mip_level, &s);
+    t->base = s.base + (size_t)layer * s.slice_pitch_B;
+    t->row_pitch_B = s.row_pitch_B;
+    t->elem_B = s.element_B;
+    t->block_B = s.block_B;
+    t->format = view->format;
+}
+
+/* Spec "beginRenderPass": viewport = the whole attachment, depth [0, 1]; scissor = the whole
+ * attachment; blend constant (0, 0, 0, 0); stencil reference 0; nothing bound. */
+static void pass_begin(exec_ctx_t *x, const eg_cmd_begin_render_pass_t *r)
+{
+    eg_soft_fb_t *fb = &x->fb;
+    eg_memset(fb, 0, sizeof *fb);
+    eg_memset(&x->ps, 0, sizeof x->ps);
+    fb->width_px = r->width_px;
+    fb->height_px = r->height_px;
+    fb->samples = r->sample_count ? r->sample_count : 1u;
+    fb->color_count = eg_min_u32(r->color_count, EG_SOFT_MAX_RT);
+    for (uint32_t i = 0; i < fb->color_count; i++)
+        if (r->color[i].view)
+            bind_target(r->color[i].view, WGPUTextureAspect_All,
+                        attachment_layer(r->color[i].view, r->color[i].depth_slice), &fb->color[i]);
+    const eg_cmd_depth_stencil_attachment_t *ds = &r->depth_stencil;
+    if (ds->view) {
+        const eg_format_info_t *fi = ds->view->texture->fi;
+        uint32_t layer = ds->view->base_array_layer;
+        if (fi->aspects & EG_ASPECT_DEPTH) bind_target(ds->view, WGPUTextureAspect_DepthOnly, layer, &fb->depth);
+        if (fi->aspects & EG_ASPECT_STENCIL) bind_target(ds->view, WGPUTextureAspect_StencilOnly, layer, &fb->stencil);
+        fb->depth_read_only = ds->depth_read_only != 0;
+        fb->stencil_read_only = ds->stencil_read_only != 0;
+    }
+    eg_soft_pass_state_t *ps = &x->ps;
+    ps->fb = fb;
+    ps->vp_w = (float)r->width_px;
+    ps->vp_h = (float)r->height_px;
+    ps->vp_max_z = 1.0f;
+    ps->sc_x1 = r->width_px;
+    ps->sc_y1 = r->height_px;
+}
+
+static void set_bind_group(eg_soft_bound_t *b, const eg_cmd_set_bind_group_t *c)
+{
+    if (c->index >= EMGPU_MAX_BIND_GROUPS_PER_LAYOUT) return;
+    b->groups[c->index] = c->group;
+    uint32_t n = eg_min_u32(c->dynamic_offset_count, EG_ARRAY_LEN(b->dynamic_offsets[0]));
+    b->dynamic_offset_count[c->index] = n;
+    for (uint32_t i = 0; i < n; i++) b->dynamic_offsets[c->index][i] = c->dynamic_offsets[i];
+}
+
+static void set_render_pipeline(eg_soft_pass_state_t *ps, const eg_render_pipeline_t *rp)
+{
+    ps->rp = rp;
+    ps->sp = soft_rp(rp);
+    ps->rs = ps->sp->raster;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Indirect arguments are read when the draw executes (after every earlier command). A draw
+ * whose index range leaves the bound index buffer is skipped (WebGPU "robust indirect draws"). */
+static void draw_indirect(const eg_soft_pass_state_t *ps, const eg_cmd_indirect_t *c, bool indexed)
+{
+    const uint8_t *p = eg_soft_buffer_mem(c->buffer) + c->offset_B;
+    eg_soft_draw_args_t a;
+    a.indexed = indexed;
+    a.count = rd32(p);
+    a.instance_count = rd32(p + 4);
+    a.first = rd32(p + 8);
+    if (indexed) {
+        a.base_vertex = (int32_t)rd32(p + 12);
+        a.first_instance = rd32(p + 16);
+        uint64_t isz = ps->index_format == WGPUIndexFormat_Uint16 ? 2u : 4u;
+        if (((uint64_t)a.first + a.count) * isz > ps->ibuf.size_B) return;
+    } else {
+        a.base_vertex = 0;
+        a.first_instance = rd32(p + 12);
+    }
+    eg_soft_draw(ps, &a);
+}
+
+static void draw_direct(const eg_soft_pass_state_t *ps, const eg_cmd_draw_t *c, bool indexed)
+{
+    eg_soft_draw_args_t a;
+    a.indexed = indexed;
+    a.count = c->count;
+    a.instance_count = c->instance_count;
+    a.first = c->first;
+    a.base_vertex = indexed ? c->base_vertex : 0;
+    a.first_instance = c->first_instance;
+    eg_soft_draw(ps, &a);
+}
+
+/* Viewport y/height are top-down framebuffer coordinates already (WebGPU setViewport). */
+static void set_viewport(eg_soft_pass_state_t *ps, const eg_cmd_set_viewport_t *c)
+{
+    ps->vp_x = c->x; ps->vp_y = c->y; ps->vp_w = c->width; ps->vp_h = c->height;
+    ps->vp_min_z = c->min_depth; ps->vp_max_z = c->max_depth;
+}
+
+static void set_scissor(eg_soft_pass_state_t *ps, const eg_cmd_set_scissor_t *c)
+{
+    ps->sc_x0 = eg_min_u32(c->x, ps->fb->width_px);
+    ps->sc_y0 = eg_min_u32(c->y, ps->fb->height_px);
+    ps->sc_x1 = eg_min_u32(c->x + c->width, ps->fb->width_px);
+    ps->sc_y1 = eg_min_u32(c->y + c->height, ps->fb->height_px);
+}
+
+/* Spec "dispatchWorkgroupsIndirect": a count above maxComputeWorkgroupsPerDimension makes the
+ * dispatch a no-op. */
+static eg_status_t dispatch(const exec_ctx_t *x, eg_hal_device_t *dev, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+    if (!x->cp || gx == 0 || gy == 0 || gz == 0) return EG_STATUS_OK;
+    uint32_t lim = dev && dev->info ? dev->info->limits.maxComputeWorkgroupsPerDimension : 65535u;
+    if (gx > lim || gy > lim || gz > lim) return EG_STATUS_OK;
+    return eg_soft_dispatch(soft_cp(x->cp)->cs, &x->cbound, gx, gy, gz);
+}
+
+static eg_status_t exec_state(exec_ctx_t *x, eg_hal_device_t *dev, const eg_cmd_header_t *h)
+{
+    eg_soft_pass_state_t *ps = &x->ps;
+    switch ((eg_cmd_op_t)h->op) {
+    case EG_CMD_BEGIN_COMPUTE_PASS:
+        x->cp = NULL;
+        eg_memset(&x->cbound, 0, sizeof x->cbound);
+        break;
+    case EG_CMD_SET_RENDER_PIPELINE:
+        set_render_pipeline(ps, ((const eg_cmd_set_pipeline_t *)(const void *)h)->pipeline);
+        break;
+    case EG_CMD_SET_COMPUTE_PIPELINE:
+        x->cp = ((const eg_cmd_set_pipeline_t *)(const void *)h)->pipeline;
+        break;
+    case EG_CMD_SET_BIND_GROUP:
+        set_bind_group(x->pass ? &ps->bound : &x->cbound, (const eg_cmd_set_bind_group_t *)(const void *)h);
+        break;
+    case EG_CMD_SET_VERTEX_BUFFER: {
+        const eg_cmd_set_buffer_t *c = (const eg_cmd_set_buffer_t *)(const void *)h;
+        if (c->slot >= EMGPU_MAX_VERTEX_BUFFERS) break;
+        ps->vbuf[c->slot].mem = c->buffer ? eg_soft_buffer_mem(c->buffer) + c->offset_B : NULL;
+        ps->vbuf[c->slot].size_B = c->buffer ? c->size_B : 0;
+        break;
+    }
+    case EG_CMD_SET_INDEX_BUFFER: {
+        const eg_cmd_set_buffer_t *c = (const eg_cmd_set_buffer_t *)(const void *)h;
+        ps->ibuf.mem = c->buffer ? eg_soft_buffer_mem(c->buffer) + c->offset_B : NULL;
+        ps->ibuf.size_B = c->buffer ? c->size_B : 0;
+        ps->index_format = (WGPUIndexFormat)c->index_format;
+        break;
+    }
+    case EG_CMD_SET_VIEWPORT: set_viewport(ps, (const eg_cmd_set_viewport_t *)(const void *)h); break;
+    case EG_CMD_SET_SCISSOR_RECT: if (x->pass) set_scissor(ps, (const eg_cmd_set_scissor_t *)(const void *)h); break;
+    case EG_CMD_SET_BLEND_CONSTANT: {
+        const WGPUColor *c = &((const eg_cmd_set_blend_constant_t *)(const void *)h)->color;
+        ps->blend_constant[0] = (float)c->r; ps->blend_constant[1] = (float)c->g;
+        ps->blend_constant[2] = (float)c->b; ps->blend_constant[3] = (float)c->a;
+        break;
+    }
+    case EG_CMD_SET_STENCIL_REFERENCE:
+        ps->stencil_ref = ((const eg_cmd_set_stencil_ref_t *)(const void *)h)->reference;
+        break;
+    case EG_CMD_DRAW: case EG_CMD_DRAW_INDEXED:
+        if (x->pass) draw_direct(ps, (const eg_cmd_draw_t *)(const void *)h, h->op == EG_CMD_DRAW_INDEXED);
+        break;
+    case EG_CMD_DRAW_INDIRECT: case EG_CMD_DRAW_INDEXED_INDIRECT:
+        if (x->pass) draw_indirect(ps, (const eg_cmd_indirect_t *)(const void *)h, h->op == EG_CMD_DRAW_INDEXED_INDIRECT);
+        break;
+    case EG_CMD_DISPATCH: {
+        const eg_cmd_dispatch_t *c = (const eg_cmd_dispatch_t *)(const void *)h;
+        return dispatch(x, dev, c->x, c->y, c->z);
+    }
+    case EG_CMD_DISPATCH_INDIRECT: {
+        const eg_cmd_indirect_t *c = (const eg_cmd_indirect_t *)(const void *)h;
+        const uint8_t *p = eg_soft_buffer_mem(c->buffer) + c->offset_B;
+        return dispatch(x, dev, rd32(p), rd32(p + 4), rd32(p + 8));
+    }
+    default:
+        /* Barriers need nothing on a CPU that executes in order; debug markers neither. */
+        break;
+    }
+    return EG_STATUS_OK;
+}
+
+static exec_ctx_t exec_state_mem;   /* one stream executes at a time (queue_submit) */
+
 eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream)
 {
-    (void)dev;
-    const eg_cmd_begin_render_pass_t *pass = NULL;
+    exec_ctx_t *x = &exec_state_mem;
+    eg_status_t st = EG_STATUS_OK;
+    eg_memset(x, 0, sizeof *x);
     for (const eg_cmd_header_t *h = eg_cmd_first(stream); h; h = eg_cmd_next(stream, h)) {
         switch ((eg_cmd_op_t)h->op) {
         case EG_CMD_COPY_BUFFER_TO_BUFFER: {
@@ -315,20 +549,22 @@ eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *st
             copy_t2t((const eg_cmd_copy_t2t_t *)(const void *)h);
             break;
         case EG_CMD_BEGIN_RENDER_PASS:
-            pass = (const eg_cmd_begin_render_pass_t *)(const void *)h;
-            begin_render_pass(pass);
+            x->pass = (const eg_cmd_begin_render_pass_t *)(const void *)h;
+            begin_render_pass(x->pass);
+            pass_begin(x, x->pass);
             break;
         case EG_CMD_END_RENDER_PASS:
-            if (pass) end_render_pass(pass);
-            pass = NULL;
+            if (x->pass) end_render_pass(x->pass);
+            x->pass = NULL;
             break;
-        default:
-            /* Barriers need nothing on a CPU that executes in order; state setting, draws and
-             * dispatches wait for the rasterizer and shader VM: TODO(#4). */
+        default: {
+            eg_status_t s = exec_state(x, dev, h);
+            if (s != EG_STATUS_OK && st == EG_STATUS_OK) st = s;
             break;
         }
+        }
     }
-    return EG_STATUS_OK;
+    return st;
 }
 
 #endif /* EMGPU_HAL_SOFT */

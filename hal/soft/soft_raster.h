@@ -1,4 +1,29 @@
-/* hal/soft rasterizer internals: the specialised per-pipeline state and the draw entry points. */
+/* hal/soft rasterizer internals: per-pipeline specialised state, pass/draw state, entry points.
+ *
+ * PIPELINE OF ONE DRAW (soft_draw.c -> soft_raster.c -> soft_raster_output.c):
+ *   1. Primitive assembly in BATCHES: the draw's primitives are walked in order; each needs its
+ *      vertices in the batch's vertex store (a small hash by vertex id = post-transform cache);
+ *      when the store (EMGPU_SOFT_VERTEX_BATCH vertices) is full the batch is flushed: its unique
+ *      vertices are fetched and shaded EG_SOFT_LANES at a time, then its primitives are clipped
+ *      and rasterized in submission order. Memory is fixed; any draw size works.
+ *   2. Clipping in clip space against near (z >= 0), far (z <= w; both skipped for
+ *      unclippedDepth), w > 0, and a guard band of +-EG_SOFT_GUARD_PX window pixels for x/y,
+ *      so setup never overflows its fixed point. The scissor does the exact x/y clip.
+ *   3. Triangle setup in fixed point (EG_SOFT_SUBPIX_BITS subpixel bits, 64-bit edge values),
+ *      top-left fill rule, then the bounding box is walked in 4x4 blocks (whole-block trivial
+ *      reject / accept against the three edges and the scissor), coverage masks per sample.
+ *   4. Per block: early depth/stencil (when the fragment shader neither writes depth, discards nor
+ *      has side effects), attribute interpolation (perspective, linear, flat), one VM call for the
+ *      block, late depth/stencil, then blending and store through per-format block functions
+ *      chosen at pipeline creation (no per-pixel switches).
+ * Lines are rasterized as Vulkan non-strict lines (the parallelogram made by widening the
+ * segment by 1/2 px on each side along the minor axis, filled with the polygon rules); points
+ * as 1x1 px squares. Both reuse the triangle path.
+ *
+ * WORST CASE MEMORY: the vertex store holds EMGPU_SOFT_VERTEX_BATCH post-transform vertices of
+ * (4 + 4 * EG_SOFT_MAX_LOCATIONS) floats; a batch holds at most EMGPU_SOFT_VERTEX_BATCH
+ * primitives. Nothing else grows with the scene: there is no failure path for big draws.
+ */
 #ifndef EG_SOFT_RASTER_H
 #define EG_SOFT_RASTER_H
 
@@ -6,9 +31,177 @@
 #include "hal/soft/soft_internal.h"
 #include "kernel/api/render_pipeline.h"
 
+#define EG_SOFT_SUBPIX_BITS 8
+#define EG_SOFT_SUBPIX      (1 << EG_SOFT_SUBPIX_BITS)
+/** x/y guard band, window pixels each side: keeps setup inside 64-bit edge arithmetic. */
+#define EG_SOFT_GUARD_PX    32768.0f
+#define EG_SOFT_MAX_RT      8u
+#define EG_SOFT_MAX_VARY    (4u * EG_SOFT_MAX_LOCATIONS)
+#define EG_SOFT_MAX_SAMPLES 4u
+
+_Static_assert(EMGPU_MAX_COLOR_ATTACHMENTS <= EG_SOFT_MAX_RT, "soft: color targets fit");
+
+/* ---- framebuffer of the current pass ---- */
+
+typedef struct eg_soft_target {
+    uint8_t *base;                 /* (0, 0) of the attachment's subresource (sample 0) */
+    uint32_t row_pitch_B, elem_B, block_B;
+    WGPUTextureFormat format;      /* Undefined: no attachment in this slot */
+} eg_soft_target_t;
+
+typedef struct eg_soft_fb {
+    uint32_t width_px, height_px, samples;
+    uint32_t color_count;
+    eg_soft_target_t color[EG_SOFT_MAX_RT];
+    eg_soft_target_t depth, stencil;   /* base NULL: none. depth.block_B 2 = unorm16, 4 = float */
+    bool depth_read_only, stencil_read_only;
+} eg_soft_fb_t;
+
+/* ---- per-format block access (16 pixels, one sample) ---- */
+
+/** Reads the lanes of `mask` of a 4x4 block (lane order of soft_shader.h) into SoA values
+ *  (floats for float/unorm/sRGB-decoded formats, raw integers for integer formats). */
+typedef void (*eg_soft_unpack_fn)(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                                  eg_soft_vec4_t *out);
+/** Writes the lanes of `mask`; channels outside `wmask` (WGPUColorWriteMask bits) keep their
+ *  stored value. */
+typedef void (*eg_soft_pack_fn)(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                                const eg_soft_vec4_t *in, uint32_t wmask);
+
+typedef struct eg_soft_format_ops {
+    eg_soft_unpack_fn unpack;
+    eg_soft_pack_fn pack;
+    bool clamp01;                  /* unorm / sRGB: blend inputs clamp to [0, 1] */
+    bool is_int;                   /* uint / sint: never blended */
+} eg_soft_format_ops_t;
+
+/** Block access for `format` (fast paths for the common formats, texel decode/encode else). */
+void eg_soft_format_ops(WGPUTextureFormat format, eg_soft_format_ops_t *out);
+
+/* ---- vertex fetch ---- */
+
+/** Converts one vertex attribute at src to 4 components (missing ones (0, 0, 0, 1)). */
+typedef void (*eg_soft_fetch_fn)(const uint8_t *src, uint32_t out[4]);
+eg_soft_fetch_fn eg_soft_fetch_fn_for(WGPUVertexFormat format);
+
+typedef struct eg_soft_attrib {
+    eg_soft_fetch_fn fetch;
+    uint32_t offset_B, size_B, location;
+    uint8_t  slot;
+} eg_soft_attrib_t;
+
+/* ---- the specialised pipeline ---- */
+
+typedef struct eg_soft_stencil_face {
+    uint8_t compare, fail, depth_fail, pass;   /* WGPUCompareFunction / WGPUStencilOperation */
+} eg_soft_stencil_face_t;
+
+typedef struct eg_soft_blend {
+    uint8_t enabled;
+    uint8_t op_c, src_c, dst_c, op_a, src_a, dst_a;   /* WGPUBlendOperation / WGPUBlendFactor */
+    uint8_t wmask;
+} eg_soft_blend_t;
+
 struct eg_soft_raster_pipeline {
-    const eg_render_pipeline_t *rp;       /* the kernel object (state resolved) */
+    const eg_render_pipeline_t *rp;
     const eg_soft_program_t *vs, *fs;
+    const eg_soft_program_info_t *vsi, *fsi;  /* fsi NULL without a fragment stage */
+    /* vertex input */
+    uint32_t attrib_count;
+    eg_soft_attrib_t attribs[EMGPU_MAX_VERTEX_ATTRIBUTES];
+    /* varyings the fragment stage reads, packed: vary_loc/comp say where each float goes */
+    uint32_t nvary;
+    uint8_t vary_loc[EG_SOFT_MAX_VARY], vary_comp[EG_SOFT_MAX_VARY], vary_interp[EG_SOFT_MAX_VARY];
+    /* primitive */
+    uint8_t topology;              /* 0 points, 1 lines, 2 triangles */
+    bool strip, restart_u16, restart_u32;
+    bool cull_front, cull_back, front_ccw, clip_depth;
+    /* depth / stencil */
+    bool has_ds, depth_test, depth_write, stencil_test, early_z;
+    uint8_t depth_compare;
+    eg_soft_stencil_face_t stencil[2];         /* [0] front, [1] back */
+    uint8_t stencil_read_mask, stencil_write_mask;
+    float depth_bias_units, depth_bias_slope, depth_bias_clamp;
+    WGPUTextureFormat ds_format;
+    /* multisample */
+    uint32_t samples, sample_mask;
+    bool alpha_to_coverage;
+    /* color targets */
+    uint32_t rt_count;
+    eg_soft_blend_t blend[EG_SOFT_MAX_RT];
+    eg_soft_format_ops_t fmt[EG_SOFT_MAX_RT];
 };
+
+/* ---- dynamic state of a render pass ---- */
+
+typedef struct eg_soft_vbuf {
+    const uint8_t *mem;
+    uint64_t size_B;               /* bound range */
+} eg_soft_vbuf_t;
+
+typedef struct eg_soft_pass_state {
+    const eg_soft_fb_t *fb;
+    const eg_render_pipeline_t *rp;
+    const struct eg_soft_raster_pipeline *rs;
+    const eg_soft_render_pipeline_t *sp;
+    eg_soft_bound_t bound;
+    eg_soft_vbuf_t vbuf[EMGPU_MAX_VERTEX_BUFFERS];
+    eg_soft_vbuf_t ibuf;
+    WGPUIndexFormat index_format;
+    float vp_x, vp_y, vp_w, vp_h, vp_min_z, vp_max_z;
+    uint32_t sc_x0, sc_y0, sc_x1, sc_y1;       /* scissor, exclusive end, within the fb */
+    float blend_constant[4];
+    uint32_t stencil_ref;
+} eg_soft_pass_state_t;
+
+/** A draw as recorded or read from an indirect buffer. */
+typedef struct eg_soft_draw_args {
+    bool indexed;
+    uint32_t count, instance_count, first, first_instance;
+    int32_t base_vertex;
+} eg_soft_draw_args_t;
+
+/* soft_draw.c */
+void eg_soft_draw(const eg_soft_pass_state_t *ps, const eg_soft_draw_args_t *a);
+
+/* ---- rasterizer (soft_raster.c) ---- */
+
+/** A post-transform vertex: clip position and the packed varyings. */
+typedef struct eg_soft_vtx {
+    float pos[4];
+    float var[EG_SOFT_MAX_VARY];
+} eg_soft_vtx_t;
+
+/** A clipped triangle in window space; v[] point at the vertices for varyings, `prov` is the
+ *  provoking (first) vertex of the original primitive for flat inputs. */
+typedef struct eg_soft_tri {
+    float x[3], y[3], z[3], invw[3];
+    const eg_soft_vtx_t *v[3];
+    const eg_soft_vtx_t *prov;
+    bool is_polygon;               /* lines and points: no culling, always front-facing */
+} eg_soft_tri_t;
+
+/** Shader inputs/outputs of one VM call (vertex batch or fragment block; never both at once). */
+extern eg_soft_vec4_t eg_soft_io_in[EG_SOFT_MAX_LOCATIONS], eg_soft_io_out[EG_SOFT_MAX_LOCATIONS];
+
+/** Rasterizes and shades one window-space triangle (any winding; culling done here). */
+void eg_soft_raster_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t);
+
+/** Fixed-point snapping used by setup (exposed for tests). */
+int32_t eg_soft_snap(float v);
+/** Edge setup of one triangle in snapped coordinates: coverage of the pixel centre (px, py) with
+ *  the top-left rule; returns true if covered. Tests use it to check the fill rule. */
+bool eg_soft_covers(const int32_t x[3], const int32_t y[3], int32_t px, int32_t py);
+
+/* ---- fixed-function output (soft_raster_output.c) ---- */
+
+/** Blends src into dst in place over the lanes of mask: dst = op(src * sf, dst * df); the
+ *  other lanes of dst are undefined afterwards (computed branch-free, never stored). */
+void eg_soft_blend_block(const eg_soft_blend_t *b, const float constant[4], bool clamp01,
+                         const eg_soft_vec4_t *src, eg_soft_vec4_t *dst, eg_soft_mask_t mask);
+/** The stencil operation `op` applied to stored value s (reference ref). */
+uint8_t eg_soft_stencil_op(uint32_t op, uint8_t s, uint8_t ref);
+/** a <compare> b per WebGPU (a = the fragment's value, b = the stored value). */
+bool eg_soft_compare(uint32_t compare, float a, float b);
 
 #endif /* EG_SOFT_RASTER_H */

@@ -5,6 +5,104 @@
 
 #include "hal/soft/soft_raster.h"
 
+static void setup_vertex_input(struct eg_soft_raster_pipeline *r, const eg_render_pipeline_t *rp)
+{
+    r->attrib_count = 0;
+    for (uint32_t b = 0; b < rp->vertex_buffer_count; b++) {
+        const eg_vertex_buffer_t *vb = &rp->vertex_buffers[b];
+        if (!vb->used) continue;
+        for (uint32_t i = 0; i < vb->attrib_count; i++) {
+            const eg_vertex_attrib_t *a = &rp->attribs[vb->first_attrib + i];
+            /* Attributes the shader does not read cost nothing. */
+            if (a->shader_location >= EG_SOFT_MAX_LOCATIONS ||
+                (r->vsi && !(r->vsi->input_mask >> a->shader_location & 1u)))
+                continue;
+            eg_soft_attrib_t *d = &r->attribs[r->attrib_count++];
+            d->fetch = eg_soft_fetch_fn_for(a->format);
+            d->offset_B = a->offset_B;
+            d->size_B = a->size_B;
+            d->location = a->shader_location;
+            d->slot = (uint8_t)b;
+        }
+    }
+}
+
+static void setup_varyings(struct eg_soft_raster_pipeline *r)
+{
+    r->nvary = 0;
+    if (!r->fsi) return;
+    for (uint32_t loc = 0; loc < EG_SOFT_MAX_LOCATIONS; loc++) {
+        if (!(r->fsi->input_mask >> loc & 1u)) continue;
+        uint32_t n = r->fsi->input_components[loc];
+        for (uint32_t c = 0; c < n && c < 4u; c++) {
+            r->vary_loc[r->nvary] = (uint8_t)loc;
+            r->vary_comp[r->nvary] = (uint8_t)c;
+            r->vary_interp[r->nvary] = r->fsi->interp[loc];
+            r->nvary++;
+        }
+    }
+}
+
+static void setup_depth_stencil(struct eg_soft_raster_pipeline *r, const eg_render_pipeline_t *rp)
+{
+    const WGPUDepthStencilState *ds = &rp->depth_stencil;
+    r->has_ds = rp->has_depth_stencil != 0;
+    if (!r->has_ds) return;
+    const eg_format_info_t *fi = eg_format_info(ds->format);
+    bool has_depth = fi && (fi->aspects & EG_ASPECT_DEPTH);
+    bool has_stencil = fi && (fi->aspects & EG_ASPECT_STENCIL);
+    r->ds_format = ds->format;
+    r->depth_compare = (uint8_t)(ds->depthCompare ? ds->depthCompare : WGPUCompareFunction_Always);
+    r->depth_write = has_depth && rp->depth_write_enabled;
+    r->depth_test = has_depth && (r->depth_compare != WGPUCompareFunction_Always || r->depth_write);
+    const WGPUStencilFaceState *f[2] = { &ds->stencilFront, &ds->stencilBack };
+    bool trivial = true;
+    for (uint32_t i = 0; i < 2; i++) {
+        r->stencil[i].compare = (uint8_t)(f[i]->compare ? f[i]->compare : WGPUCompareFunction_Always);
+        r->stencil[i].fail = (uint8_t)(f[i]->failOp ? f[i]->failOp : WGPUStencilOperation_Keep);
+        r->stencil[i].depth_fail = (uint8_t)(f[i]->depthFailOp ? f[i]->depthFailOp : WGPUStencilOperation_Keep);
+        r->stencil[i].pass = (uint8_t)(f[i]->passOp ? f[i]->passOp : WGPUStencilOperation_Keep);
+        if (r->stencil[i].compare != WGPUCompareFunction_Always || r->stencil[i].fail != WGPUStencilOperation_Keep ||
+            r->stencil[i].depth_fail != WGPUStencilOperation_Keep || r->stencil[i].pass != WGPUStencilOperation_Keep)
+            trivial = false;
+    }
+    r->stencil_test = has_stencil && !trivial;
+    r->stencil_read_mask = (uint8_t)ds->stencilReadMask;
+    r->stencil_write_mask = (uint8_t)ds->stencilWriteMask;
+    /* Depth bias unit r (Vulkan "depth bias"): 2^-n for an n-bit unorm depth (Depth24Plus counts
+     * as 24-bit); float depth computes it per primitive from the largest depth (-1 here). */
+    if (ds->format == WGPUTextureFormat_Depth16Unorm) r->depth_bias_units = (float)ds->depthBias / 65536.0f;
+    else if (ds->format == WGPUTextureFormat_Depth24Plus || ds->format == WGPUTextureFormat_Depth24PlusStencil8)
+        r->depth_bias_units = (float)ds->depthBias / 16777216.0f;
+    else r->depth_bias_units = (float)ds->depthBias;
+    r->depth_bias_slope = ds->depthBiasSlopeScale;
+    r->depth_bias_clamp = ds->depthBiasClamp;
+}
+
+static void setup_targets(struct eg_soft_raster_pipeline *r, const eg_render_pipeline_t *rp)
+{
+    r->rt_count = rp->color_target_count;
+    for (uint32_t i = 0; i < r->rt_count && i < EG_SOFT_MAX_RT; i++) {
+        const eg_color_target_t *ct = &rp->color_targets[i];
+        eg_soft_blend_t *b = &r->blend[i];
+        eg_soft_format_ops(ct->format, &r->fmt[i]);
+        b->wmask = ct->format == WGPUTextureFormat_Undefined ? 0 : (uint8_t)(ct->write_mask & 15u);
+        if (r->fsi && !(r->fsi->output_mask >> i & 1u)) b->wmask = 0;   /* no output: nothing written */
+        b->enabled = ct->blend_enabled && !r->fmt[i].is_int;
+        b->op_c = (uint8_t)ct->blend.color.operation;
+        b->src_c = (uint8_t)ct->blend.color.srcFactor;
+        b->dst_c = (uint8_t)ct->blend.color.dstFactor;
+        b->op_a = (uint8_t)ct->blend.alpha.operation;
+        b->src_a = (uint8_t)ct->blend.alpha.srcFactor;
+        b->dst_a = (uint8_t)ct->blend.alpha.dstFactor;
+        /* One/Zero/Add is a plain write: skip the destination read. */
+        if (b->enabled && b->op_c == WGPUBlendOperation_Add && b->op_a == WGPUBlendOperation_Add &&
+            b->src_c == WGPUBlendFactor_One && b->src_a == WGPUBlendFactor_One &&
+            b->dst_c == WGPUBlendFactor_Zero && b->dst_a == WGPUBlendFactor_Zero)
+            b->enabled = 0;
+    }
+}
+
 eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const eg_soft_program_t *vs,
                                            const eg_soft_program_t *fs,
                                            struct eg_soft_raster_pipeline **out)
@@ -15,6 +113,31 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
     r->rp = rp;
     r->vs = vs;
     r->fs = fs;
+    r->vsi = vs ? eg_soft_program_info(vs) : NULL;
+    r->fsi = fs ? eg_soft_program_info(fs) : NULL;
+    setup_vertex_input(r, rp);
+    setup_varyings(r);
+    switch (rp->topology) {
+    case WGPUPrimitiveTopology_PointList: r->topology = 0; break;
+    case WGPUPrimitiveTopology_LineList:  r->topology = 1; break;
+    case WGPUPrimitiveTopology_LineStrip: r->topology = 1; r->strip = true; break;
+    case WGPUPrimitiveTopology_TriangleStrip: r->topology = 2; r->strip = true; break;
+    default: r->topology = 2; break;
+    }
+    r->restart_u16 = r->strip;
+    r->restart_u32 = r->strip;
+    r->cull_front = rp->cull_mode == WGPUCullMode_Front;
+    r->cull_back = rp->cull_mode == WGPUCullMode_Back;
+    r->front_ccw = rp->front_face != WGPUFrontFace_CW;
+    r->clip_depth = !rp->unclipped_depth;
+    setup_depth_stencil(r, rp);
+    r->samples = rp->sample_count ? rp->sample_count : 1u;
+    r->sample_mask = rp->sample_mask;
+    r->alpha_to_coverage = rp->alpha_to_coverage != 0;
+    setup_targets(r, rp);
+    /* Early tests are invisible when the shader cannot change depth, coverage or memory. */
+    r->early_z = !r->fsi || (!r->fsi->writes_depth && !r->fsi->may_discard &&
+                             !r->fsi->has_side_effects && !r->alpha_to_coverage);
     *out = r;
     return EG_STATUS_OK;
 }

@@ -92,4 +92,22 @@ void eg_soft_texture_size(const eg_texture_view_t *view, uint32_t level, uint32_
 uint32_t eg_soft_texture_levels(const eg_texture_view_t *view);
 uint32_t eg_soft_texture_samples(const eg_texture_view_t *view);
 
+/* ---- additions by helper "texel" (session 2): tables and math the fast paths share ---- */
+
+/** n / 255.0f for every 8-bit n (exact IEEE division), and the sRGB EOTF of n / 255 (nearest
+ *  float): what decode returns for 8-bit unorm and sRGB channels. */
+extern const float eg_soft_unorm8_to_float[256];
+extern const float eg_soft_srgb8_to_linear[256];
+/** n / 31.0f and n / 63.0f: RGB565's channels. */
+extern const float eg_soft_unorm5_to_float[32];
+extern const float eg_soft_unorm6_to_float[64];
+/** log2 / 2^x from plain float operations (no libm): identical on every target; relative error
+ *  below 1e-6. */
+float eg_soft_log2f(float x);
+float eg_soft_exp2f(float y);
+/** The format whose texels a view's plane holds, as eg_soft_texel_decode takes it: the view
+ *  format for color, Depth16Unorm / Depth32Float for depth (Depth24Plus* included), Stencil8 for
+ *  a stencil aspect. */
+WGPUTextureFormat eg_soft_view_plane_format(const eg_texture_view_t *view);
+
 #endif /* EG_SOFT_TEXEL_H */

@@ -292,6 +292,26 @@ static void destroy_bgl(void *object)
     eg_object_free(bgl);
 }
 
+struct WGPUBindGroupLayoutImpl *eg_bind_group_layout_create(const eg_vctx_t *pv,
+                                                            const WGPUBindGroupLayoutDescriptor *descriptor,
+                                                            uint32_t exclusive_id)
+{
+    eg_vctx_t v = *pv;
+    struct WGPUDeviceImpl *device = v.device;
+    struct WGPUBindGroupLayoutImpl *bgl = eg_object_alloc(&v, device, EG_KIND_BIND_GROUP_LAYOUT);
+    if (!bgl) return NULL;
+    eg_object_set_label(&bgl->obj, descriptor->label);
+    if (!exclusive_id) v.label = bgl->obj.label;
+    if (!validate_desc(&v, descriptor, bgl)) {
+        bgl->obj.invalid = 1;
+        return bgl;
+    }
+    for (uint32_t i = 0; i < bgl->entry_count; i++) bgl->entries[i].exclusive_id = exclusive_id;
+    eg_status_t st = device->hal->bind_group_layout_create(device->hal_dev, bgl);
+    if (st != EG_STATUS_OK) bgl->obj.invalid = !eg_binding_hal_fail(&v, st, "bind group layout");
+    return bgl;
+}
+
 WGPUBindGroupLayout wgpuDeviceCreateBindGroupLayout(WGPUDevice device,
                                                     WGPUBindGroupLayoutDescriptor const *descriptor)
 {
@@ -302,17 +322,7 @@ WGPUBindGroupLayout wgpuDeviceCreateBindGroupLayout(WGPUDevice device,
         eg_fail(&v, WGPUErrorType_Validation, EG_E_NULL_DESCRIPTOR, "descriptor is NULL");
         return NULL;
     }
-    struct WGPUBindGroupLayoutImpl *bgl = eg_object_alloc(&v, device, EG_KIND_BIND_GROUP_LAYOUT);
-    if (!bgl) return NULL;
-    eg_object_set_label(&bgl->obj, descriptor->label);
-    v.label = bgl->obj.label;
-    if (!validate_desc(&v, descriptor, bgl)) {
-        bgl->obj.invalid = 1;
-        return bgl;
-    }
-    eg_status_t st = device->hal->bind_group_layout_create(device->hal_dev, bgl);
-    if (st != EG_STATUS_OK) bgl->obj.invalid = !eg_binding_hal_fail(&v, st, "bind group layout");
-    return bgl;
+    return eg_bind_group_layout_create(&v, descriptor, 0);
 }
 
 void wgpuBindGroupLayoutSetLabel(WGPUBindGroupLayout bindGroupLayout, WGPUStringView label)

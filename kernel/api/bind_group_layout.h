@@ -37,6 +37,11 @@ typedef struct eg_bgl_entry {
     WGPUTextureViewDimension view_dimension; /* textures and storage textures (never Undefined) */
     WGPUStorageTextureAccess access;      /* storage textures */
     WGPUTextureFormat format;             /* storage textures */
+    /* Spec [[exclusivePipeline]]: 0 for a layout the application created; for one derived by
+     * layout "auto" (render_pipeline_auto.c), an id of the pipeline that derived it. Kept in
+     * every entry so that "group-equivalent" (a byte compare of the entries, pass_encoder.c)
+     * tells a derived layout from any other layout with the same bindings. */
+    uint32_t exclusive_id;
 } eg_bgl_entry_t;
 
 /** Stage index into eg_binding_counts_t arrays. */
@@ -71,6 +76,13 @@ void eg_binding_counts_add(eg_binding_counts_t *sum, const eg_binding_counts_t *
  *  limits; reports BINDING_SLOT_LIMIT naming the limit and stage. */
 bool eg_binding_counts_check(const eg_vctx_t *v, const eg_binding_counts_t *c,
                              const WGPULimits *lim);
+
+/** createBindGroupLayout with the caller's context (layout "auto" reports its errors as the
+ *  pipeline call's). Every entry gets `exclusive_id`. Returns the new object, invalid after a
+ *  reported validation error, or NULL when the pool is full (reported, naming the pool). */
+struct WGPUBindGroupLayoutImpl *eg_bind_group_layout_create(const eg_vctx_t *v,
+                                                            const WGPUBindGroupLayoutDescriptor *d,
+                                                            uint32_t exclusive_id);
 
 /** Reports a failed HAL create of a binding-model or pipeline object (`what`: "bind group"):
  *  OutOfMemory for EG_STATUS_OUT_OF_MEMORY, Internal otherwise. Returns false. */

@@ -8,8 +8,9 @@
 #include "kernel/api/shader_module.h"
 
 /* Spec: createComputePipeline(): layout valid (or auto), "validating GPUProgrammableStage"
- * (COMPUTE). TODO(#3): entry point existence, workgroup size and storage limits, bindings vs
- * layout need the SPIR-V front end's reflection. */
+ * (COMPUTE): entry point, constants, workgroup limits, then the layout: derived for layout
+ * "auto" (render_pipeline_auto.c) and every binding the entry point uses checked against it.
+ * On success cp->layout holds one reference. */
 static bool validate_desc(const eg_vctx_t *v, const WGPUComputePipelineDescriptor *d,
                           struct WGPUComputePipelineImpl *cp)
 {
@@ -17,8 +18,24 @@ static bool validate_desc(const eg_vctx_t *v, const WGPUComputePipelineDescripto
              (unsigned)d->nextInChain->sType);
     if (!eg_pipeline_layout_use(v, d->layout)) return false;
     EG_CHECK(v, d->compute.nextInChain == NULL, UNKNOWN_STYPE, "compute.nextInChain must be NULL");
-    return eg_pipeline_stage_resolve(v, "compute", d->compute.module, d->compute.entryPoint,
-                                     d->compute.constantCount, &cp->compute);
+    if (!eg_pipeline_stage_resolve(v, "compute", d->compute.module, d->compute.entryPoint,
+                                   d->compute.constantCount, d->compute.constants, &cp->compute) ||
+        !eg_pipeline_check_compute_limits(v, cp->compute.entry))
+        return false;
+    const eg_stage_t *stages[1] = { &cp->compute };
+    struct WGPUPipelineLayoutImpl *pl = d->layout;
+    if (!pl) {
+        pl = eg_pipeline_layout_derive(v, stages, 1, cp);
+        if (!pl) return false;
+    } else {
+        eg_object_ref(pl);
+    }
+    if (!eg_pipeline_stage_check_layout(v, "compute", &cp->compute, pl)) {
+        wgpuPipelineLayoutRelease(pl);
+        return false;
+    }
+    cp->layout = pl;
+    return true;
 }
 
 static void destroy_cp(void *object)
@@ -27,7 +44,7 @@ static void destroy_cp(void *object)
     struct WGPUDeviceImpl *dev = cp->obj.device;
     if (cp->compute.module) {   /* refs were taken (validation passed) */
         if (!cp->obj.invalid) dev->hal->compute_pipeline_destroy(dev->hal_dev, cp);
-        if (cp->layout) wgpuPipelineLayoutRelease(cp->layout);
+        wgpuPipelineLayoutRelease(cp->layout);
         wgpuShaderModuleRelease(cp->compute.module);
     }
     eg_object_free(cp);
@@ -48,11 +65,10 @@ WGPUComputePipeline wgpuDeviceCreateComputePipeline(WGPUDevice device, WGPUCompu
     v.label = cp->obj.label;
     if (!validate_desc(&v, descriptor, cp)) {
         cp->compute.module = NULL;
+        cp->layout = NULL;
         cp->obj.invalid = 1;
         return cp;
     }
-    cp->layout = descriptor->layout;
-    if (cp->layout) eg_object_ref(cp->layout);
     eg_object_ref(cp->compute.module);
     eg_status_t st = device->hal->compute_pipeline_create(device->hal_dev, cp);
     if (st != EG_STATUS_OK) cp->obj.invalid = !eg_binding_hal_fail(&v, st, "compute pipeline");

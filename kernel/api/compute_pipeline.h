@@ -7,7 +7,8 @@
 struct WGPUComputePipelineImpl {
     eg_object_t obj;          /* first member: pool slot, label, device */
     eg_hal_priv_t hal;        /* backend handles (filled by the HAL's create) */
-    struct WGPUPipelineLayoutImpl *layout;   /* referenced; NULL: auto layout (empty, TODO(#3)) */
+    struct WGPUPipelineLayoutImpl *layout;   /* referenced; never NULL once valid: with layout "auto"
+                                              * it is derived from the shader (render_pipeline_auto.c) */
     eg_stage_t compute;
 };
 

@@ -111,7 +111,21 @@
     X(SM_SPIRV_MAGIC, "SPIR-V word 0 is not the magic number 0x07230203") \
     X(SM_SPIRV_INVALID, "SPIR-V module breaks a rule of the front end (kernel/shader)") \
     X(PIPE_ENTRY_POINT, "entry point name too long (EMGPU_ENTRY_POINT_NAME_MAX) or malformed") \
-    X(PIPE_CONSTANTS, "pipeline-overridable constants need the SPIR-V front end") \
+    X(PIPE_CONSTANTS, "constants: key is not a decimal SpecId of the module, is repeated, or the value does not fit its type") \
+    X(PIPE_BINDING_MISSING, "the shader uses a binding that the pipeline layout does not have") \
+    X(PIPE_BINDING_VISIBILITY, "the layout entry of a binding the shader uses is not visible to its stage") \
+    X(PIPE_BINDING_TYPE, "the layout entry's type does not match the shader's resource") \
+    X(PIPE_MIN_BINDING_SIZE, "layout minBindingSize is smaller than the shader's buffer needs") \
+    X(PIPE_SAMPLER_FILTERING, "a Filtering sampler is used with an UnfilterableFloat texture") \
+    X(PIPE_WORKGROUP_SIZE, "compute workgroup size exceeds maxComputeWorkgroupSize* / Invocations") \
+    X(PIPE_WORKGROUP_STORAGE, "compute workgroup storage exceeds maxComputeWorkgroupStorageSize") \
+    X(PIPE_AUTO_LAYOUT, "layout auto: the stages' uses of one binding conflict, or a group exceeds maxBindGroups") \
+    X(PIPE_BGL_INDEX, "GetBindGroupLayout: index out of range or names a null group") \
+    X(RP_VERTEX_INPUT, "a vertex shader input has no attribute, or its format type differs") \
+    X(RP_INTER_STAGE, "fragment input without matching vertex output (location, type, interpolation)") \
+    X(RP_INTER_STAGE_LIMIT, "inter-stage variables exceed maxInterStageShaderVariables") \
+    X(RP_TARGET_OUTPUT, "color target format vs fragment output: components, type, or writeMask without output") \
+    X(RP_FRAG_DEPTH, "the fragment shader writes FragDepth but depthStencil has no depth aspect") \
     X(RP_VERTEX_BUFFER_COUNT, "vertex.bufferCount exceeds maxVertexBuffers") \
     X(RP_BIND_GROUPS_PLUS_VERTEX_BUFFERS, "bind groups + vertex buffers exceed maxBindGroupsPlusVertexBuffers") \
     X(RP_VERTEX_STRIDE, "arrayStride exceeds maxVertexBufferArrayStride or is not a multiple of 4") \
@@ -185,6 +199,10 @@
     X(QUEUE_WRITE_MAPPED, "WriteBuffer destination is mapped or has a map pending") \
     X(QUEUE_TEXEL_COPY, "WriteTexture destination (mip, origin, size, aspect) is invalid") \
     X(QUEUE_TEXEL_LAYOUT, "WriteTexture data layout does not fit the data") \
+    /* ---- backend: gles ---- */ \
+    X(GLES_VIEW_UNSUPPORTED, "GLES cannot sample this texture view (it has no texture views)") \
+    X(GLES_PROGRAM_CACHE_FULL, "the GLES program cache is full (EMGPU_GLES_PROGRAM_CACHE)") \
+    X(GLES_SHADER_TRANSLATION, "SPIRV-Cross or the GLSL ES compiler rejected a shader") \
     /* end */
 
 typedef enum eg_error_code {

@@ -64,6 +64,25 @@ static void destroy_pl(void *object)
     eg_object_free(pl);
 }
 
+struct WGPUPipelineLayoutImpl *eg_pipeline_layout_create(const eg_vctx_t *pv,
+                                                         const WGPUPipelineLayoutDescriptor *descriptor)
+{
+    eg_vctx_t v = *pv;
+    struct WGPUDeviceImpl *device = v.device;
+    struct WGPUPipelineLayoutImpl *pl = eg_object_alloc(&v, device, EG_KIND_PIPELINE_LAYOUT);
+    if (!pl) return NULL;
+    eg_object_set_label(&pl->obj, descriptor->label);
+    if (!v.label) v.label = pl->obj.label;
+    if (!validate_desc(&v, descriptor, pl)) {
+        pl->obj.invalid = 1;
+        return pl;
+    }
+    take_groups(pl, descriptor);
+    eg_status_t st = device->hal->pipeline_layout_create(device->hal_dev, pl);
+    if (st != EG_STATUS_OK) pl->obj.invalid = !eg_binding_hal_fail(&v, st, "pipeline layout");
+    return pl;
+}
+
 WGPUPipelineLayout wgpuDeviceCreatePipelineLayout(WGPUDevice device, WGPUPipelineLayoutDescriptor const *descriptor)
 {
     eg_vctx_t v = eg_vctx(NULL, "wgpuDeviceCreatePipelineLayout", NULL);
@@ -73,18 +92,7 @@ WGPUPipelineLayout wgpuDeviceCreatePipelineLayout(WGPUDevice device, WGPUPipelin
         eg_fail(&v, WGPUErrorType_Validation, EG_E_NULL_DESCRIPTOR, "descriptor is NULL");
         return NULL;
     }
-    struct WGPUPipelineLayoutImpl *pl = eg_object_alloc(&v, device, EG_KIND_PIPELINE_LAYOUT);
-    if (!pl) return NULL;
-    eg_object_set_label(&pl->obj, descriptor->label);
-    v.label = pl->obj.label;
-    if (!validate_desc(&v, descriptor, pl)) {
-        pl->obj.invalid = 1;
-        return pl;
-    }
-    take_groups(pl, descriptor);
-    eg_status_t st = device->hal->pipeline_layout_create(device->hal_dev, pl);
-    if (st != EG_STATUS_OK) pl->obj.invalid = !eg_binding_hal_fail(&v, st, "pipeline layout");
-    return pl;
+    return eg_pipeline_layout_create(&v, descriptor);
 }
 
 void wgpuPipelineLayoutSetLabel(WGPUPipelineLayout pipelineLayout, WGPUStringView label)

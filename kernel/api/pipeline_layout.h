@@ -16,4 +16,10 @@ struct WGPUPipelineLayoutImpl {
     struct WGPUBindGroupLayoutImpl *groups[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
 };
 
+/** createPipelineLayout with the caller's context (layout "auto" reports its errors as the
+ *  pipeline call's). Returns the new object, invalid after a reported validation error, or NULL
+ *  when the pool is full (reported, naming the pool). */
+struct WGPUPipelineLayoutImpl *eg_pipeline_layout_create(const eg_vctx_t *v,
+                                                         const WGPUPipelineLayoutDescriptor *d);
+
 #endif /* EG_API_PIPELINE_LAYOUT_H */

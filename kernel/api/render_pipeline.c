@@ -2,9 +2,10 @@
  *
  * Checks follow the spec's "validating GPURenderPipelineDescriptor" in order: vertex stage and
  * vertex state, fragment stage and state, primitive, depth-stencil, multisample, alpha-to-
- * coverage, "at least one attachment". Shader interface rules (entry point existence, vertex
- * inputs vs attributes, fragment outputs vs targets, bindings vs layout, frag_depth,
- * sample_mask) need the SPIR-V front end: TODO(#3).
+ * coverage, "at least one attachment", then the shader interface (render_pipeline_iface.c:
+ * vertex inputs vs attributes, inter-stage variables, fragment outputs vs targets, frag_depth)
+ * and last the layout: derived for layout "auto" (render_pipeline_auto.c), then every binding
+ * each stage uses checked against it.
  */
 #include "kernel/api/render_pipeline.h"
 
@@ -38,16 +39,17 @@ uint32_t eg_vertex_format_size_B(WGPUVertexFormat f)
 
 bool eg_pipeline_layout_use(const eg_vctx_t *v, WGPUPipelineLayout layout)
 {
-    /* NULL is "auto": accepted, with an empty layout until reflection can derive one. */
+    /* NULL is layout "auto": accepted; the caller derives the layout from the shaders. */
     if (!layout) return true;
     if (!eg_handle_check(v, layout, EG_KIND_PIPELINE_LAYOUT, "layout", false)) return false;
     EG_CHECK(v, layout->obj.device == v->device, WRONG_DEVICE, "layout belongs to another device");
     return true;
 }
 
-/* Spec: "validating GPUProgrammableStage", the parts that need no reflection. */
+/* Spec: "validating GPUProgrammableStage", the module part (bindings: eg_pipeline_stage_check_layout). */
 bool eg_pipeline_stage_resolve(const eg_vctx_t *v, const char *what, WGPUShaderModule module,
-                               WGPUStringView entry, size_t constant_count, eg_stage_t *out)
+                               WGPUStringView entry, size_t constant_count,
+                               const WGPUConstantEntry *constants, eg_stage_t *out)
 {
     char field[32];
     eg_fmt(field, sizeof field, "%s.module", what);
@@ -67,22 +69,18 @@ bool eg_pipeline_stage_resolve(const eg_vctx_t *v, const char *what, WGPUShaderM
     for (size_t i = 0; i < n; i++)
         EG_CHECK(v, entry.data[i] != '\0', PIPE_ENTRY_POINT, "%s.entryPoint has a NUL at byte %u", what,
                  (unsigned)i);
-    /* TODO(#3): with reflection, check each constant's key names an override of the module. Until
-     * then a constant cannot be applied, so it is refused rather than silently dropped. */
-    EG_CHECK(v, constant_count == 0, PIPE_CONSTANTS,
-             "%s.constantCount %u: pipeline-overridable constants need the SPIR-V front end "
-             "(not yet implemented)", what, (unsigned)constant_count);
     out->module = module;
     if (n) eg_memcpy(out->entry_point, entry.data, n);
     out->entry_point[n] = '\0';
-    /* Spec: "validating GPUProgrammableStage": the module must contain an entry point for the
-     * stage with that name (or exactly one for the stage when entryPoint is undefined). */
+    /* The module must contain an entry point for the stage with that name (or exactly one for
+     * the stage when entryPoint is undefined). The handle check above refused invalid modules. */
     eg_shader_stage_t stage = what[0] == 'v' ? EG_SHADER_STAGE_VERTEX
                             : what[0] == 'f' ? EG_SHADER_STAGE_FRAGMENT : EG_SHADER_STAGE_COMPUTE;
-    EG_CHECK(v, module->obj.invalid || eg_shader_module_has_entry(module, stage, out->entry_point),
-             PIPE_ENTRY_POINT, "%s.entryPoint \"%s\": the module has no %s entry point of that name%s",
+    out->entry = eg_spirv_find_entry(&module->spirv, stage, out->entry_point);
+    EG_CHECK(v, out->entry != NULL, PIPE_ENTRY_POINT,
+             "%s.entryPoint \"%s\": the module has no %s entry point of that name%s",
              what, out->entry_point, what, n ? "" : " (or more than one, so the name is required)");
-    return true;
+    return eg_pipeline_stage_constants(v, what, &module->spirv, constant_count, constants, out);
 }
 
 /* ---- vertex state ---- */
@@ -202,24 +200,18 @@ static bool validate_primitive(const eg_vctx_t *v, const WGPUPrimitiveState *p, 
 }
 
 /* Spec: createRenderPipeline(), "validating GPURenderPipelineDescriptor". */
-static bool validate_desc(const eg_vctx_t *v, const WGPURenderPipelineDescriptor *d, struct WGPURenderPipelineImpl *rp)
+static bool validate_state(const eg_vctx_t *v, const WGPURenderPipelineDescriptor *d, struct WGPURenderPipelineImpl *rp)
 {
-    const WGPULimits *lim = &v->device->limits;
     EG_CHECK(v, d->nextInChain == NULL, UNKNOWN_STYPE, "nextInChain: sType 0x%x is not accepted",
              (unsigned)d->nextInChain->sType);
     if (!eg_pipeline_layout_use(v, d->layout)) return false;
     if (!eg_pipeline_stage_resolve(v, "vertex", d->vertex.module, d->vertex.entryPoint,
-                                   d->vertex.constantCount, &rp->vertex))
+                                   d->vertex.constantCount, d->vertex.constants, &rp->vertex))
         return false;
     if (!validate_vertex_state(v, &d->vertex, rp)) return false;
-    uint32_t groups = d->layout ? d->layout->group_count : 0;
-    EG_CHECK(v, groups + rp->vertex_buffer_count <= lim->maxBindGroupsPlusVertexBuffers,
-             RP_BIND_GROUPS_PLUS_VERTEX_BUFFERS,
-             "%u bind groups + %u vertex buffers exceed maxBindGroupsPlusVertexBuffers (%u)", groups,
-             rp->vertex_buffer_count, lim->maxBindGroupsPlusVertexBuffers);
     if (d->fragment) {
         if (!eg_pipeline_stage_resolve(v, "fragment", d->fragment->module, d->fragment->entryPoint,
-                                       d->fragment->constantCount, &rp->fragment))
+                                       d->fragment->constantCount, d->fragment->constants, &rp->fragment))
             return false;
         if (!eg_render_pipeline_check_fragment(v, d->fragment, rp)) return false;
     }
@@ -231,14 +223,42 @@ static bool validate_desc(const eg_vctx_t *v, const WGPURenderPipelineDescriptor
         any_color |= rp->color_targets[i].format != WGPUTextureFormat_Undefined;
     EG_CHECK(v, any_color || d->depthStencil, RP_NO_ATTACHMENT,
              "the pipeline has no attachment: give fragment.targets a non-Undefined format or set depthStencil");
+    return eg_render_pipeline_check_interface(v, d, rp);
+}
+
+/* The layout part: layout "auto" is derived from the stages (spec "default pipeline layout"),
+ * then every stage's bindings are checked against the layout (an explicit one can fail; a
+ * derived one fits by construction, the filtering rule included). On success rp->layout holds
+ * one reference (taken here for an explicit layout). */
+static bool validate_layout(const eg_vctx_t *v, const WGPURenderPipelineDescriptor *d, struct WGPURenderPipelineImpl *rp)
+{
+    const eg_stage_t *stages[2] = { &rp->vertex, &rp->fragment };
+    uint32_t n = rp->fragment.module ? 2 : 1;
+    struct WGPUPipelineLayoutImpl *pl = d->layout;
+    if (!pl) {
+        pl = eg_pipeline_layout_derive(v, stages, n, rp);
+        if (!pl) return false;
+    } else {
+        eg_object_ref(pl);
+    }
+    bool ok = eg_pipeline_stage_check_layout(v, "vertex", &rp->vertex, pl) &&
+              (n < 2 || eg_pipeline_stage_check_layout(v, "fragment", &rp->fragment, pl));
+    const WGPULimits *lim = &v->device->limits;
+    if (ok && pl->group_count + rp->vertex_buffer_count > lim->maxBindGroupsPlusVertexBuffers)
+        ok = eg_fail(v, WGPUErrorType_Validation, EG_E_RP_BIND_GROUPS_PLUS_VERTEX_BUFFERS,
+                     "%u bind groups + %u vertex buffers exceed maxBindGroupsPlusVertexBuffers (%u)",
+                     pl->group_count, rp->vertex_buffer_count, lim->maxBindGroupsPlusVertexBuffers);
+    if (!ok) {
+        wgpuPipelineLayoutRelease(pl);
+        return false;
+    }
+    rp->layout = pl;
     return true;
 }
 
 /* References are taken only for a valid pipeline, so an invalid one holds none. */
-static void take_refs(struct WGPURenderPipelineImpl *rp, WGPUPipelineLayout layout)
+static void take_refs(struct WGPURenderPipelineImpl *rp)
 {
-    rp->layout = layout;
-    if (layout) eg_object_ref(layout);
     eg_object_ref(rp->vertex.module);
     if (rp->fragment.module) eg_object_ref(rp->fragment.module);
 }
@@ -249,7 +269,7 @@ static void destroy_rp(void *object)
     struct WGPUDeviceImpl *dev = rp->obj.device;
     if (rp->vertex.module) {   /* refs were taken (validation passed) */
         if (!rp->obj.invalid) dev->hal->render_pipeline_destroy(dev->hal_dev, rp);
-        if (rp->layout) wgpuPipelineLayoutRelease(rp->layout);
+        wgpuPipelineLayoutRelease(rp->layout);
         wgpuShaderModuleRelease(rp->vertex.module);
         if (rp->fragment.module) wgpuShaderModuleRelease(rp->fragment.module);
     }
@@ -269,12 +289,13 @@ WGPURenderPipeline wgpuDeviceCreateRenderPipeline(WGPUDevice device, WGPURenderP
     if (!rp) return NULL;
     eg_object_set_label(&rp->obj, descriptor->label);
     v.label = rp->obj.label;
-    if (!validate_desc(&v, descriptor, rp)) {
+    if (!validate_state(&v, descriptor, rp) || !validate_layout(&v, descriptor, rp)) {
         rp->vertex.module = rp->fragment.module = NULL;
+        rp->layout = NULL;
         rp->obj.invalid = 1;
         return rp;
     }
-    take_refs(rp, descriptor->layout);
+    take_refs(rp);
     eg_status_t st = device->hal->render_pipeline_create(device->hal_dev, rp);
     if (st != EG_STATUS_OK) rp->obj.invalid = !eg_binding_hal_fail(&v, st, "render pipeline");
     return rp;

@@ -2,9 +2,16 @@
  *
  * The module copies the application's SPIR-V into its own slot (EMGPU_MAX_SPIRV_WORDS words),
  * so the caller's buffer may be freed after wgpuDeviceCreateShaderModule returns. Backends read
- * `code`/`word_count`; they never see WGSL (emgpu accepts SPIR-V only). Only the header is
- * checked so far: the SPIR-V front end (kernel/shader, TODO(#3)) will parse, validate and
- * reflect the module and attach its result here.
+ * `code`/`word_count`; they never see WGSL (emgpu accepts SPIR-V only). The SPIR-V front end
+ * (kernel/shader) parses, validates and reflects the module into `spirv`, in the slot's arena.
+ *
+ * Compilation info (wgpuShaderModuleGetCompilationInfo): a module that was rejected keeps the
+ * reason as one WGPUCompilationMessage (type Error, the validation error's text); a valid one
+ * has no message. lineNum and linePos are 0 (SPIR-V has no source lines); offset and length
+ * are the byte range of the failing instruction inside the SPIR-V words (instruction word
+ * offset * 4, word count * 4), or 0 and 0 when the failure is not at one instruction (header,
+ * source chaining, a missing entry point). Both live in the slot: `info` stays valid while
+ * the module is alive.
  */
 #ifndef EG_API_SHADER_MODULE_H
 #define EG_API_SHADER_MODULE_H
@@ -24,6 +31,9 @@ struct WGPUShaderModuleImpl {
     uint32_t words[EMGPU_MAX_SPIRV_WORDS];
     eg_spirv_module_t spirv;  /* front end result (kernel/shader): entry points, reflection */
     uint32_t spirv_mem[EMGPU_SHADER_ARENA_BYTES / 4];   /* its arena (EMGPU_SHADER_ARENA_BYTES) */
+    WGPUCompilationInfo info;             /* 0 or 1 message */
+    WGPUCompilationMessage message;       /* the rejection, when there is one */
+    char message_text[EMGPU_ERROR_MESSAGE_MAX];
 };
 
 /** True when the valid module has an entry point `name` for `stage` ("" = its only one). */

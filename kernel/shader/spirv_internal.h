@@ -22,6 +22,7 @@ enum {
     EG_SPIRV_ID_LAYOUT_SSBO = 1u << 8,     /* struct reached from a StorageBuffer block: check std430 */
     EG_SPIRV_ID_LAYOUT_UBO_DONE = 1u << 9,
     EG_SPIRV_ID_LAYOUT_SSBO_DONE = 1u << 10,
+    EG_SPIRV_ID_USES_BARRIER = 1u << 11,   /* function executes OpControlBarrier (transitively) */
 };
 
 /* Logical-layout sections (SPIR-V 2.4), in the order they must appear. */
@@ -69,6 +70,12 @@ bool eg_spirv_find_decoration(const eg_spirv_ctx_t *c, uint32_t id, uint32_t dec
 bool eg_spirv_validate_module(eg_spirv_ctx_t *c);
 bool eg_spirv_validate_functions(eg_spirv_ctx_t *c);
 bool eg_spirv_validate_layout(eg_spirv_ctx_t *c);
+/* One OpDecorate / OpMemberDecorate (spirv_validate_deco.c). */
+bool eg_spirv_check_decoration(eg_spirv_ctx_t *c, uint32_t w, uint32_t op);
+/* Control flow of the function from the OpFunction at fn_at to the OpFunctionEnd at end_at. */
+bool eg_spirv_validate_cfg(eg_spirv_ctx_t *c, uint32_t fn_at, uint32_t end_at);
+/* Operand ids of every instruction: defined, and of the kind the opcode's table row says. */
+bool eg_spirv_validate_operands(eg_spirv_ctx_t *c);
 bool eg_spirv_reflect(eg_spirv_ctx_t *c);
 
 #endif /* EG_SHADER_SPIRV_INTERNAL_H */

@@ -42,7 +42,14 @@ static const struct { uint16_t op; const char *name; } op_names[] = {
     {SpvOpPtrAccessChain, "OpPtrAccessChain"}, {SpvOpEmitVertex, "OpEmitVertex"},
     {SpvOpTypeOpaque, "OpTypeOpaque"}, {SpvOpTypeForwardPointer, "OpTypeForwardPointer"},
     {SpvOpExecutionModeId, "OpExecutionModeId"}, {SpvOpDecorateId, "OpDecorateId"},
-    {SpvOpLabel, "OpLabel"}, {SpvOpReturn, "OpReturn"},
+    {SpvOpLabel, "OpLabel"}, {SpvOpReturn, "OpReturn"}, {SpvOpReturnValue, "OpReturnValue"},
+    {SpvOpBranch, "OpBranch"}, {SpvOpBranchConditional, "OpBranchConditional"}, {SpvOpSwitch, "OpSwitch"},
+    {SpvOpSelectionMerge, "OpSelectionMerge"}, {SpvOpLoopMerge, "OpLoopMerge"}, {SpvOpKill, "OpKill"},
+    {SpvOpUnreachable, "OpUnreachable"}, {SpvOpPhi, "OpPhi"}, {SpvOpConstantNull, "OpConstantNull"},
+    {SpvOpConstantComposite, "OpConstantComposite"}, {SpvOpConstantTrue, "OpConstantTrue"},
+    {SpvOpImageTexelPointer, "OpImageTexelPointer"}, {SpvOpCopyMemory, "OpCopyMemory"},
+    {SpvOpAtomicExchange, "OpAtomicExchange"}, {SpvOpAtomicCompareExchange, "OpAtomicCompareExchange"},
+    {SpvOpLogicalNot, "OpLogicalNot"}, {SpvOpString, "OpString"}, {SpvOpName, "OpName"},
 };
 
 const char *eg_spirv_op_name(uint32_t op)

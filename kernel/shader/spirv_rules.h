@@ -43,12 +43,28 @@
     X(INITIALIZER, "only Output, Private and Function variables may have an initializer") \
     X(COMBINED_IMAGE_SAMPLER, "combined image-samplers (OpTypeSampledImage variables) are not allowed") \
     X(RESOURCE_ARRAY, "arrays of resources are not allowed") \
-    X(FUNCTION_ORDER, "a function must be defined before its callers (no recursion)") \
+    X(FUNCTION_ORDER, "a function must be defined before its callers (callee first; no recursion)") \
     X(CALL_GRAPH, "called function is not defined in the module") \
     X(WORKGROUP_STAGE, "Workgroup storage used from a non-GLCompute entry point") \
     X(SCOPE, "scope not allowed for this use") \
     X(MEMORY_SEMANTICS, "memory semantics bits not allowed") \
     X(LAYOUT_OFFSET, "block member Offset missing, misaligned, or overlapping (std140 Uniform, std430 StorageBuffer)") \
-    X(LAYOUT_STRIDE, "ArrayStride or MatrixStride missing, too small or misaligned for the block's layout")
+    X(LAYOUT_STRIDE, "ArrayStride or MatrixStride missing, too small or misaligned for the block's layout") \
+    X(OPERAND_KIND, "operand id is defined but of the wrong kind (type, pointer, function, label, ...)") \
+    X(INITIALIZER_REQUIRED, "Output, Private and Function variables must have an initializer") \
+    X(DECORATION_TARGET, "decoration on a storage class or execution model it is not allowed for") \
+    X(BUILTIN_TYPE, "built-in variable of the wrong type") \
+    X(BUILTIN_STAGE, "built-in in a storage class or execution model its table row does not allow") \
+    X(ATOMIC, "atomic on a pointer that is not a 32-bit integer in StorageBuffer, Workgroup or Image") \
+    X(BARRIER_STAGE, "OpControlBarrier reachable from a non-GLCompute entry point") \
+    X(CFG_BLOCK, "block does not start with OpLabel and end with one terminator") \
+    X(CFG_TARGET, "branch, merge or continue target is not a label of the same function") \
+    X(MERGE_PLACEMENT, "merge instruction not immediately before its block's branch") \
+    X(MERGE_REQUIRED, "conditional branch or switch needs a merge instruction") \
+    X(MERGE_UNIQUE, "a block is the merge block of two headers") \
+    X(MERGE_DOMINANCE, "header does not strictly dominate its merge block") \
+    X(BACK_EDGE, "back edge not from a loop's continue construct to its header") \
+    X(BLOCK_ORDER, "block listed before a block that dominates it") \
+    X(CFG_UNREACHABLE, "unreachable block other than a bare merge block or continue target")
 
 #endif /* EG_SHADER_SPIRV_RULES_H */

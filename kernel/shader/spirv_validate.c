@@ -108,39 +108,6 @@ static bool check_entry(eg_spirv_ctx_t *c, uint32_t w, uint32_t op)
     return true;
 }
 
-/* WebGPU env "Annotations" and "Built-In Variables". PointSize, ClipDistance and CullDistance are
- * accepted as members of the gl_PerVertex block only: glslang declares them in every vertex
- * shader, and a translator drops them (as Tint's SPIR-V reader does). */
-static bool check_decoration(eg_spirv_ctx_t *c, uint32_t w, uint32_t op)
-{
-    eg_spirv_module_t *m = c->m;
-    bool member = op == SpvOpMemberDecorate || op == SpvOpMemberDecorateString;
-    uint32_t target = eg_spirv_word(m, w, 1), dec = eg_spirv_word(m, w, member ? 3 : 2);
-    uint32_t value = eg_spirv_word(m, w, member ? 4 : 3);
-    if (dec == SpvDecorationBufferBlock)
-        return eg_spirv_fail(c, EG_SPIRV_RULE_DECORATION, w, "decoration BufferBlock on %%%u is not "
-                             "allowed: declare storage buffers as Block in the StorageBuffer storage class",
-                             (unsigned)target);
-    if (!IN(dec, SpvDecorationSpecId, SpvDecorationBlock, SpvDecorationRowMajor, SpvDecorationColMajor,
-            SpvDecorationArrayStride, SpvDecorationMatrixStride, SpvDecorationBuiltIn,
-            SpvDecorationNoPerspective, SpvDecorationFlat, SpvDecorationCentroid, SpvDecorationRestrict,
-            SpvDecorationAliased, SpvDecorationNonWritable, SpvDecorationNonReadable, SpvDecorationUniform,
-            SpvDecorationLocation, SpvDecorationComponent, SpvDecorationIndex, SpvDecorationBinding,
-            SpvDecorationDescriptorSet, SpvDecorationOffset, SpvDecorationNoContraction))
-        return eg_spirv_fail(c, EG_SPIRV_RULE_DECORATION, w, "decoration %u on %%%u is not allowed",
-                             (unsigned)dec, (unsigned)target);
-    if (dec == SpvDecorationBlock && !member && target < m->bound) m->ids[target].flags |= EG_SPIRV_ID_BLOCK;
-    if (dec != SpvDecorationBuiltIn) return true;
-    if (IN(value, SpvBuiltInPosition, SpvBuiltInVertexIndex, SpvBuiltInInstanceIndex,
-           SpvBuiltInFrontFacing, SpvBuiltInFragCoord, SpvBuiltInFragDepth, SpvBuiltInSampleId,
-           SpvBuiltInSampleMask, SpvBuiltInNumWorkgroups, SpvBuiltInWorkgroupSize, SpvBuiltInWorkgroupId,
-           SpvBuiltInLocalInvocationId, SpvBuiltInGlobalInvocationId, SpvBuiltInLocalInvocationIndex))
-        return true;
-    if (member && IN(value, SpvBuiltInPointSize, SpvBuiltInClipDistance, SpvBuiltInCullDistance)) return true;
-    return eg_spirv_fail(c, EG_SPIRV_RULE_BUILTIN, w, "built-in %u on %%%u is not allowed",
-                         (unsigned)value, (unsigned)target);
-}
-
 static bool sc_allowed(uint32_t sc)
 {
     return IN(sc, SpvStorageClassUniformConstant, SpvStorageClassInput, SpvStorageClassUniform,
@@ -224,9 +191,19 @@ static bool check_variable(eg_spirv_ctx_t *c, uint32_t w)
     if (!type)
         return eg_spirv_fail(c, EG_SPIRV_RULE_ID_UNDEFINED, w, "result type %u is not an OpTypePointer",
                              (unsigned)eg_spirv_word(m, w, 1));
-    if (eg_spirv_wc(m, w) > 4 && !IN(sc, SpvStorageClassOutput, SpvStorageClassPrivate, SpvStorageClassFunction))
+    /* WebGPU env "Initializers": "If a variable declaration has an initializer, then the variable
+     * must be in one of the following storage classes: Output, Private, Function" and "All
+     * variables in the following storage classes must have an initializer: Output, Private,
+     * Function" (so no shader reads memory it did not write). */
+    bool needs_init = IN(sc, SpvStorageClassOutput, SpvStorageClassPrivate, SpvStorageClassFunction);
+    if (eg_spirv_wc(m, w) > 4 && !needs_init)
         return eg_spirv_fail(c, EG_SPIRV_RULE_INITIALIZER, w, "a variable in storage class %u has an "
                              "initializer; only Output, Private and Function may", (unsigned)sc);
+    if (eg_spirv_wc(m, w) <= 4 && needs_init)
+        return eg_spirv_fail(c, EG_SPIRV_RULE_INITIALIZER_REQUIRED, w, "%s variable has no initializer; "
+                             "WebGPU requires one (glslang emits none: run tools/spv_reorder.py, which adds "
+                             "OpConstantNull initializers)", sc == SpvStorageClassOutput ? "an Output"
+                             : sc == SpvStorageClassPrivate ? "a Private" : "a Function");
     if (!IN(sc, SpvStorageClassUniformConstant, SpvStorageClassUniform, SpvStorageClassStorageBuffer))
         return true;
     uint32_t top = type;
@@ -267,13 +244,14 @@ static int section_class(uint32_t op)
 bool eg_spirv_validate_module(eg_spirv_ctx_t *c)
 {
     const eg_spirv_module_t *m = c->m;
+    if (!eg_spirv_validate_operands(c)) return false;
     for (uint32_t w = EG_SPIRV_HEADER_WORDS_; w < m->word_count; w += eg_spirv_wc(m, w)) {
         uint32_t op = eg_spirv_op(m, w);
         bool ok = true;
         switch (section_class(op)) {
         case 0: ok = check_preamble(c, w, op); break;
         case 1: ok = check_entry(c, w, op); break;
-        case 2: ok = check_decoration(c, w, op); break;
+        case 2: ok = eg_spirv_check_decoration(c, w, op); break;
         case 3: ok = check_type(c, w, op); break;
         default:
             if (op == SpvOpVariable) ok = check_variable(c, w);

@@ -63,12 +63,39 @@ static bool check_semantics(eg_spirv_ctx_t *c, uint32_t w, uint32_t id)
         return eg_spirv_fail(c, EG_SPIRV_RULE_MEMORY_SEMANTICS, w, "memory semantics 0x%x has bits 0x%x "
                              "outside Acquire/Release/AcquireRelease and the Uniform/Workgroup/Image/Output "
                              "memory, MakeAvailable, MakeVisible bits", (unsigned)v, (unsigned)(v & ~allowed));
+    /* SPIR-V 3.25: "at most one of these bits may be set" (Acquire, Release, AcquireRelease). */
+    uint32_t order = v & (SpvMemorySemanticsAcquireMask | SpvMemorySemanticsReleaseMask |
+                          SpvMemorySemanticsAcquireReleaseMask);
+    if (order & (order - 1u))
+        return eg_spirv_fail(c, EG_SPIRV_RULE_MEMORY_SEMANTICS, w, "memory semantics 0x%x sets more than one "
+                             "of Acquire, Release and AcquireRelease", (unsigned)v);
+    return true;
+}
+
+/* Atomics operate on a 32-bit integer in StorageBuffer or Workgroup memory, or on a storage
+ * texel (OpImageTexelPointer gives an Image pointer): WebGPU has atomic<i32>/atomic<u32> in the
+ * storage and workgroup address spaces only, and SPIR-V's Vulkan rules add the image texels. */
+static bool check_atomic_pointer(eg_spirv_ctx_t *c, uint32_t w, uint32_t ptr)
+{
+    const eg_spirv_module_t *m = c->m;
+    uint32_t d = eg_spirv_def(m, ptr), t = d ? eg_spirv_def(m, eg_spirv_word(m, d, 1)) : 0;
+    uint32_t sc = t && eg_spirv_op(m, t) == SpvOpTypePointer ? eg_spirv_word(m, t, 2) : ~0u;
+    uint32_t pd = t ? eg_spirv_def(m, eg_spirv_word(m, t, 3)) : 0;
+    if (sc != SpvStorageClassStorageBuffer && sc != SpvStorageClassWorkgroup && sc != SpvStorageClassImage)
+        return eg_spirv_fail(c, EG_SPIRV_RULE_ATOMIC, w, "atomic on pointer %u in storage class %d; only "
+                             "StorageBuffer, Workgroup and Image (texel) memory allow atomics", (unsigned)ptr, (int)sc);
+    if (!pd || eg_spirv_op(m, pd) != SpvOpTypeInt || eg_spirv_word(m, pd, 2) != 32)
+        return eg_spirv_fail(c, EG_SPIRV_RULE_ATOMIC, w, "atomic on pointer %u, which does not point to a "
+                             "32-bit integer", (unsigned)ptr);
     return true;
 }
 
 static bool check_sync(eg_spirv_ctx_t *c, uint32_t w, uint32_t op)
 {
     const eg_spirv_module_t *m = c->m;
+    if (op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor &&
+        !check_atomic_pointer(c, w, eg_spirv_word(m, w, op == SpvOpAtomicStore ? 1 : 3)))
+        return false;
     if (op == SpvOpControlBarrier)
         return check_scope(c, w, eg_spirv_word(m, w, 1), true) && check_scope(c, w, eg_spirv_word(m, w, 2), false) &&
                check_semantics(c, w, eg_spirv_word(m, w, 3));
@@ -95,9 +122,11 @@ static bool check_call(eg_spirv_ctx_t *c, uint32_t w, uint32_t fn)
         return eg_spirv_fail(c, EG_SPIRV_RULE_CALL_GRAPH, w, "callee %u is not a function defined in "
                              "the module", (unsigned)callee);
     if (m->ids[callee].def_at >= m->ids[fn].def_at)
-        return eg_spirv_fail(c, EG_SPIRV_RULE_FUNCTION_ORDER, w, "function %u calls %u, which is not "
-                             "defined before it (recursion, or callee after caller)", (unsigned)fn, (unsigned)callee);
-    m->ids[fn].flags |= m->ids[callee].flags & EG_SPIRV_ID_USES_WORKGROUP;
+        return eg_spirv_fail(c, EG_SPIRV_RULE_FUNCTION_ORDER, w, "function %u calls %u, which is %s; WebGPU "
+                             "needs every callee before its callers (glslang emits main first: run "
+                             "tools/spv_reorder.py on its output)", (unsigned)fn, (unsigned)callee,
+                             callee == fn ? "itself (recursion)" : "defined after it");
+    m->ids[fn].flags |= m->ids[callee].flags & (EG_SPIRV_ID_USES_WORKGROUP | EG_SPIRV_ID_USES_BARRIER);
     for (uint32_t i = 4; i < eg_spirv_wc(m, w); i++)
         if (is_workgroup_ptr(m, m->words[w + i])) m->ids[fn].flags |= EG_SPIRV_ID_USES_WORKGROUP;
     return true;
@@ -117,7 +146,8 @@ static bool check_function_start(eg_spirv_ctx_t *c, uint32_t w, uint32_t fn)
     return true;
 }
 
-/* WebGPU env: Workgroup storage is only reachable from GLCompute entry points. */
+/* WebGPU env: Workgroup storage is only reachable from GLCompute entry points; so is
+ * OpControlBarrier (WebGPU's workgroupBarrier/storageBarrier exist in compute shaders only). */
 static bool check_entry_stages(eg_spirv_ctx_t *c)
 {
     const eg_spirv_module_t *m = c->m;
@@ -127,6 +157,10 @@ static bool check_entry_stages(eg_spirv_ctx_t *c)
         if (eg_spirv_word(m, w, 1) != SpvExecutionModelGLCompute && (m->ids[fn].flags & EG_SPIRV_ID_USES_WORKGROUP))
             return eg_spirv_fail(c, EG_SPIRV_RULE_WORKGROUP_STAGE, w, "entry point \"%.32s\" (execution model "
                                  "%u) reaches Workgroup storage; only GLCompute may",
+                                 (const char *)(const void *)&m->words[w + 3], (unsigned)eg_spirv_word(m, w, 1));
+        if (eg_spirv_word(m, w, 1) != SpvExecutionModelGLCompute && (m->ids[fn].flags & EG_SPIRV_ID_USES_BARRIER))
+            return eg_spirv_fail(c, EG_SPIRV_RULE_BARRIER_STAGE, w, "entry point \"%.32s\" (execution model "
+                                 "%u) reaches OpControlBarrier; only GLCompute may",
                                  (const char *)(const void *)&m->words[w + 3], (unsigned)eg_spirv_word(m, w, 1));
     }
     return true;
@@ -144,7 +178,12 @@ bool eg_spirv_validate_functions(eg_spirv_ctx_t *c)
             continue;
         }
         if (!fn) continue;
-        if (op == SpvOpFunctionEnd) { fn = 0; continue; }
+        if (op == SpvOpFunctionEnd) {
+            if (!eg_spirv_validate_cfg(c, m->ids[fn].def_at, w)) return false;
+            fn = 0;
+            continue;
+        }
+        if (op == SpvOpControlBarrier) m->ids[fn].flags |= EG_SPIRV_ID_USES_BARRIER;
         if (op == SpvOpFunctionCall && !check_call(c, w, fn)) return false;
         if (!check_sync(c, w, op)) return false;
         uint32_t p = pointer_operand(op);

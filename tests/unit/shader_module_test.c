@@ -91,3 +91,91 @@ EG_TEST(shader_module, pool_capacity_plus_one)
     for (uint32_t i = 0; i < EMGPU_MAX_SHADER_MODULES; i++) wgpuShaderModuleRelease(ms[i]);
     eg_test_device_release();
 }
+
+/* ---- wgpuShaderModuleGetCompilationInfo ---- */
+
+typedef struct info_seen {
+    uint32_t calls;
+    WGPUCompilationInfoRequestStatus status;
+    size_t count;
+    WGPUCompilationMessageType type;
+    uint64_t offset, length;
+    char text[96];
+} info_seen_t;
+
+static void on_info(WGPUCompilationInfoRequestStatus status, struct WGPUCompilationInfo const *info,
+                    void *userdata1, void *userdata2)
+{
+    (void)userdata2;
+    info_seen_t *s = userdata1;
+    s->calls++;
+    s->status = status;
+    s->count = info ? info->messageCount : 0;
+    if (info && info->messageCount) {
+        s->type = info->messages[0].type;
+        s->offset = info->messages[0].offset;
+        s->length = info->messages[0].length;
+        size_t n = info->messages[0].message.length < sizeof s->text - 1 ? info->messages[0].message.length
+                                                                         : sizeof s->text - 1;
+        for (size_t i = 0; i < n; i++) s->text[i] = info->messages[0].message.data[i];
+        s->text[n] = '\0';
+    }
+}
+
+static WGPUFuture get_info(WGPUShaderModule m, WGPUCallbackMode mode, info_seen_t *s)
+{
+    WGPUCompilationInfoCallbackInfo ci = WGPU_COMPILATION_INFO_CALLBACK_INFO_INIT;
+    ci.mode = mode;
+    ci.callback = on_info;
+    ci.userdata1 = s;
+    return wgpuShaderModuleGetCompilationInfo(m, ci);
+}
+
+EG_TEST(shader_module, compilation_info_modes_and_messages)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUInstance inst = eg_test_instance();
+    WGPUShaderModule ok = make_module(d, eg_test_spirv_min, EG_TEST_SPIRV_MIN_WORDS);
+    info_seen_t s = { 0 };
+    get_info(ok, WGPUCallbackMode_AllowSpontaneous, &s);            /* complete at once: delivered inside */
+    EG_EXPECT_EQ_U(s.calls, 1);
+    EG_EXPECT_EQ_U(s.status, WGPUCompilationInfoRequestStatus_Success);
+    EG_EXPECT_EQ_U(s.count, 0);                                     /* a valid module has no message */
+    /* An invalid module still answers. OpCapability Shader (instruction 0, words 5-6) becomes
+     * Capability 5 (Linkage): the failing instruction is bytes [20, 28) of the SPIR-V. */
+    uint32_t words[EG_TEST_SPIRV_MIN_WORDS];
+    for (uint32_t i = 0; i < EG_TEST_SPIRV_MIN_WORDS; i++) words[i] = eg_test_spirv_min[i];
+    words[6] = 5;
+    WGPUShaderModule bad = make_module(d, words, EG_TEST_SPIRV_MIN_WORDS);
+    EG_EXPECT(eg_test_err.count == 1);
+    eg_test_errors_reset();
+    s = (info_seen_t){ 0 };
+    get_info(bad, WGPUCallbackMode_AllowProcessEvents, &s);
+    EG_EXPECT_EQ_U(s.calls, 0);                                     /* waits for ProcessEvents */
+    wgpuInstanceProcessEvents(inst);
+    EG_EXPECT_EQ_U(s.calls, 1);
+    EG_EXPECT_EQ_U(s.count, 1);
+    EG_EXPECT_EQ_U(s.type, WGPUCompilationMessageType_Error);
+    EG_EXPECT_EQ_U(s.offset, 20);
+    EG_EXPECT_EQ_U(s.length, 8);
+    EG_EXPECT_STR_CONTAINS(s.text, "apabilit");
+    s = (info_seen_t){ 0 };
+    WGPUFuture f = get_info(ok, WGPUCallbackMode_WaitAnyOnly, &s);
+    wgpuInstanceProcessEvents(inst);
+    EG_EXPECT_EQ_U(s.calls, 0);                                     /* WaitAnyOnly ignores ProcessEvents */
+    WGPUFutureWaitInfo wi = { f, 0 };
+    EG_EXPECT_EQ_U(wgpuInstanceWaitAny(inst, 1, &wi, 0), WGPUWaitStatus_Success);
+    EG_EXPECT_EQ_U(s.calls, 1);
+    EG_EXPECT_EQ_U(s.status, WGPUCompilationInfoRequestStatus_Success);
+    s = (info_seen_t){ 0 };
+    f = get_info(bad, WGPUCallbackMode_WaitAnyOnly, &s);
+    wgpuShaderModuleRelease(bad);                                   /* released before delivery */
+    wi.future = f;
+    wi.completed = 0;
+    wgpuInstanceWaitAny(inst, 1, &wi, 0);
+    EG_EXPECT_EQ_U(s.calls, 1);
+    EG_EXPECT_EQ_U(s.status, WGPUCompilationInfoRequestStatus_CallbackCancelled);
+    wgpuShaderModuleRelease(ok);
+    eg_test_device_release();
+}

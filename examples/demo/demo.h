@@ -1,0 +1,47 @@
+/* make demo: shared declarations of the dashboard demo (demo.c, demo_ui.c, demo_window.c). */
+#ifndef EMGPU_DEMO_H
+#define EMGPU_DEMO_H
+
+#include <stdint.h>
+
+#define DEMO_W_PX 800u
+#define DEMO_H_PX 480u
+
+/* The RGBA8 atlas: the 5x7 glyphs (white, coverage in alpha) at (0,0), icons at
+ * (DEMO_ICON_X0 + i * DEMO_ICON_STEP, 0), DEMO_ICON_PX square each. */
+#define DEMO_ATLAS_W 256u
+#define DEMO_ATLAS_H 64u
+#define DEMO_ICON_PX 32u
+#define DEMO_ICON_X0 96u
+#define DEMO_ICON_STEP 40u
+enum { DEMO_ICON_WIFI, DEMO_ICON_BATTERY, DEMO_ICON_GEAR, DEMO_ICON_POWER, DEMO_ICON_COUNT };
+
+/** One UI vertex: pixel position, local coordinates (shape offset or atlas uv), unorm8x4 color,
+ *  params (half width, half height, radius or gauge fraction, mode 0..3; see demo_ui.frag). */
+typedef struct demo_vtx {
+    float pos[2];
+    float local[2];
+    uint8_t rgba[4];
+    float params[4];
+} demo_vtx_t;
+
+typedef struct demo_batch {
+    demo_vtx_t *v;
+    uint32_t n, cap;
+} demo_batch_t;
+
+/** Fills DEMO_ATLAS_W x DEMO_ATLAS_H RGBA8 texels: glyphs and procedural icons. */
+void demo_atlas(uint8_t *rgba);
+/** Appends the dashboard's 2D layer for frame `frame` (animation at 30 frames per second). */
+void demo_ui_build(demo_batch_t *b, unsigned frame);
+/** The 3D view's rectangle inside the dashboard, in pixels. */
+void demo_view_rect(uint32_t *x, uint32_t *y, uint32_t *w, uint32_t *h);
+
+/** A window showing RGBA8 frames (SDL2, loaded at run time); NULL without a display or SDL. */
+typedef struct demo_window demo_window_t;
+demo_window_t *demo_window_open(uint32_t w, uint32_t h);
+/** Shows one frame (rows of row_B bytes); returns 0 once the user closed the window. */
+int demo_window_show(demo_window_t *win, const void *rgba, uint32_t row_B);
+void demo_window_close(demo_window_t *win);
+
+#endif /* EMGPU_DEMO_H */

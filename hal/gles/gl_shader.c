@@ -1,0 +1,297 @@
+/* hal/gles shaders: SPIR-V -> GLSL ES 3.00/3.10 with SPIRV-Cross (C API, loaded at run time).
+ *
+ * The GLES binding model has flat binding points per kind instead of (group, binding) pairs,
+ * and no separate samplers. Each stage is rewritten before translation:
+ *  - uniform buffers, storage buffers and storage images get the flat index their
+ *    (group, binding) has in the program's binding table (gl_program.c) as their Binding, and a
+ *    name derived from it ("eg_ub3"), so GLES 3.00 (no layout(binding)) can bind them by name;
+ *  - every (texture, sampler) pair the stage uses becomes one combined sampler on a texture
+ *    unit shared by all stages of the program (eg_gl_unit_t); a texture read without a sampler
+ *    (texelFetch) pairs with SPIRV-Cross's dummy sampler and binds no sampler object;
+ *  - inter-stage variables are renamed after their Location ("eg_io1"), because GLSL ES 3.00
+ *    links varyings by name;
+ *  - vertex stages flip Y and remap clip z from WebGPU's [0, w] to GL's [-w, w].
+ * SPIRV-Cross allocates internally (its business); every context is destroyed after use.
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_GLES
+
+#include <spirv_cross/spirv_cross_c.h>
+
+#include "hal/gles/gl_internal.h"
+#include "kernel/api/shader_module.h"
+#include "kernel/base/fmt.h"
+#include "kernel/base/log.h"
+#include "port/port.h"
+
+#define SPVC_FUNCS(X)                                                                          \
+    X(spvc_result, spvc_context_create, (spvc_context *))                                      \
+    X(void, spvc_context_destroy, (spvc_context))                                              \
+    X(const char *, spvc_context_get_last_error_string, (spvc_context))                        \
+    X(spvc_result, spvc_context_parse_spirv, (spvc_context, const SpvId *, size_t, spvc_parsed_ir *)) \
+    X(spvc_result, spvc_context_create_compiler,                                               \
+      (spvc_context, spvc_backend, spvc_parsed_ir, spvc_capture_mode, spvc_compiler *))        \
+    X(spvc_result, spvc_compiler_create_compiler_options, (spvc_compiler, spvc_compiler_options *)) \
+    X(spvc_result, spvc_compiler_options_set_uint, (spvc_compiler_options, spvc_compiler_option, unsigned)) \
+    X(spvc_result, spvc_compiler_options_set_bool, (spvc_compiler_options, spvc_compiler_option, spvc_bool)) \
+    X(spvc_result, spvc_compiler_install_compiler_options, (spvc_compiler, spvc_compiler_options)) \
+    X(spvc_result, spvc_compiler_compile, (spvc_compiler, const char **))                      \
+    X(spvc_result, spvc_compiler_create_shader_resources, (spvc_compiler, spvc_resources *))   \
+    X(spvc_result, spvc_resources_get_resource_list_for_type,                                  \
+      (spvc_resources, spvc_resource_type, const spvc_reflected_resource **, size_t *))        \
+    X(void, spvc_compiler_set_decoration, (spvc_compiler, SpvId, SpvDecoration, unsigned))     \
+    X(unsigned, spvc_compiler_get_decoration, (spvc_compiler, SpvId, SpvDecoration))           \
+    X(void, spvc_compiler_set_name, (spvc_compiler, SpvId, const char *))                      \
+    X(spvc_result, spvc_compiler_set_entry_point, (spvc_compiler, const char *, SpvExecutionModel)) \
+    X(spvc_result, spvc_compiler_build_dummy_sampler_for_combined_images, (spvc_compiler, spvc_variable_id *)) \
+    X(spvc_result, spvc_compiler_build_combined_image_samplers, (spvc_compiler))               \
+    X(spvc_result, spvc_compiler_get_combined_image_samplers,                                  \
+      (spvc_compiler, const spvc_combined_image_sampler **, size_t *))
+
+static struct {
+#define SPVC_MEMBER(ret, name, args) ret (*name) args;
+    SPVC_FUNCS(SPVC_MEMBER)
+#undef SPVC_MEMBER
+} sx;
+
+static bool sx_tried, sx_ok;
+static const char *sx_why;
+
+#define SPVC_LIB "libspirv-cross-c-shared.so.0"
+
+bool eg_gl_shader_library_load(const char **why)
+{
+    if (sx_tried) { *why = sx_why; return sx_ok; }
+    sx_tried = true;
+    void *lib = eg_port_lib_open(SPVC_LIB);
+    if (!lib) {
+        *why = sx_why = SPVC_LIB " not found (install libspirv-cross-c-shared0): GLES needs it to "
+                        "translate SPIR-V to GLSL ES";
+        return false;
+    }
+#define SPVC_LOAD(ret, name, args)                                                   \
+    { void *p = eg_port_lib_symbol(lib, #name); eg_memcpy(&sx.name, &p, sizeof p);   \
+      if (!p) { *why = sx_why = SPVC_LIB " lacks " #name; return false; } }
+    SPVC_FUNCS(SPVC_LOAD)
+#undef SPVC_LOAD
+    sx_ok = true;
+    return true;
+}
+
+/* Flat index of (group, binding) of `kind` in the program's table; -1 when absent. */
+static int flat_index(const eg_gl_program_t *p, uint32_t group, uint32_t binding, uint32_t kind)
+{
+    for (uint32_t i = 0; i < p->binding_count; i++) {
+        const eg_gl_binding_t *b = &p->bindings[i];
+        if (b->group == group && b->binding == binding && b->kind == kind) return b->flat;
+    }
+    return -1;
+}
+
+static int unit_for(eg_gl_program_t *p, uint32_t tg, uint32_t tb, uint32_t sg, uint32_t sb)
+{
+    for (uint32_t i = 0; i < p->unit_count; i++) {
+        const eg_gl_unit_t *u = &p->units[i];
+        if (u->tex_group == tg && u->tex_binding == tb && u->smp_group == sg && u->smp_binding == sb)
+            return (int)i;
+    }
+    if (p->unit_count >= EG_GL_MAX_UNITS) return -1;
+    eg_gl_unit_t *u = &p->units[p->unit_count];
+    u->tex_group = (uint8_t)tg; u->tex_binding = (uint16_t)tb;
+    u->smp_group = (uint8_t)sg; u->smp_binding = (uint16_t)sb;
+    return (int)p->unit_count++;
+}
+
+static void set_name(spvc_compiler c, SpvId id, const char *prefix, uint32_t n)
+{
+    char name[24];
+    eg_fmt(name, sizeof name, "%s%u", prefix, (unsigned)n);
+    sx.spvc_compiler_set_name(c, id, name);
+}
+
+/* Rebinds one resource list to flat indices; false when a binding is not in the table. */
+static bool remap_list(spvc_compiler c, spvc_resources res, spvc_resource_type type, uint32_t kind,
+                       const eg_gl_program_t *p, const char *prefix)
+{
+    const spvc_reflected_resource *list = NULL;
+    size_t n = 0;
+    sx.spvc_resources_get_resource_list_for_type(res, type, &list, &n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t g = sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationDescriptorSet);
+        uint32_t b = sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationBinding);
+        int flat = flat_index(p, g, b, kind);
+        if (flat < 0) {
+            eg_log(EG_LOG_ERROR, "gles: shader binding (group %u, binding %u) is not in the pipeline layout",
+                   (unsigned)g, (unsigned)b);
+            return false;
+        }
+        sx.spvc_compiler_set_decoration(c, list[i].id, SpvDecorationBinding, (unsigned)flat);
+        sx.spvc_compiler_set_decoration(c, list[i].id, SpvDecorationDescriptorSet, 0);
+        set_name(c, list[i].id, prefix, (uint32_t)flat);
+        if (kind != EG_GL_BIND_IMAGE) {   /* block names are what GLES 3.00 binds by */
+            char block[24];
+            eg_fmt(block, sizeof block, "%sB%u", prefix, (unsigned)flat);
+            sx.spvc_compiler_set_name(c, list[i].base_type_id, block);
+        }
+    }
+    return true;
+}
+
+static bool combine_samplers(spvc_compiler c, eg_gl_program_t *p, spvc_variable_id dummy)
+{
+    const spvc_combined_image_sampler *cs = NULL;
+    size_t n = 0;
+    sx.spvc_compiler_get_combined_image_samplers(c, &cs, &n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t tg = sx.spvc_compiler_get_decoration(c, cs[i].image_id, SpvDecorationDescriptorSet);
+        uint32_t tb = sx.spvc_compiler_get_decoration(c, cs[i].image_id, SpvDecorationBinding);
+        uint32_t sg = 0xFFu, sb = 0xFFFFu;
+        if (cs[i].sampler_id != dummy || dummy == 0) {
+            sg = sx.spvc_compiler_get_decoration(c, cs[i].sampler_id, SpvDecorationDescriptorSet);
+            sb = sx.spvc_compiler_get_decoration(c, cs[i].sampler_id, SpvDecorationBinding);
+        }
+        int u = unit_for(p, tg, tb, sg, sb);
+        if (u < 0) {
+            eg_log(EG_LOG_ERROR, "gles: the program uses more than %u texture-sampler pairs",
+                   (unsigned)EG_GL_MAX_UNITS);
+            return false;
+        }
+        sx.spvc_compiler_set_decoration(c, cs[i].combined_id, SpvDecorationBinding, (unsigned)u);
+        set_name(c, cs[i].combined_id, "eg_ts", (uint32_t)u);
+    }
+    return true;
+}
+
+static void rename_io(spvc_compiler c, spvc_resources res, spvc_resource_type type)
+{
+    const spvc_reflected_resource *list = NULL;
+    size_t n = 0;
+    sx.spvc_resources_get_resource_list_for_type(res, type, &list, &n);
+    for (size_t i = 0; i < n; i++)
+        set_name(c, list[i].id, "eg_io", sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationLocation));
+}
+
+static void set_options(spvc_compiler c, eg_hal_device_t *dev, eg_shader_stage_t stage)
+{
+    spvc_compiler_options o = NULL;
+    sx.spvc_compiler_create_compiler_options(c, &o);
+    sx.spvc_compiler_options_set_uint(o, SPVC_COMPILER_OPTION_GLSL_VERSION, dev->es31 ? 310u : 300u);
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_GLSL_ES, SPVC_TRUE);
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_GLSL_VULKAN_SEMANTICS, SPVC_FALSE);
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_GLSL_ES_DEFAULT_FLOAT_PRECISION_HIGHP, SPVC_TRUE);
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_GLSL_ES_DEFAULT_INT_PRECISION_HIGHP, SPVC_TRUE);
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_GLSL_SUPPORT_NONZERO_BASE_INSTANCE, SPVC_TRUE);
+    bool vs = stage == EG_SHADER_STAGE_VERTEX;
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_FLIP_VERTEX_Y, vs ? SPVC_TRUE : SPVC_FALSE);
+    sx.spvc_compiler_options_set_bool(o, SPVC_COMPILER_OPTION_FIXUP_DEPTH_CONVENTION, vs ? SPVC_TRUE : SPVC_FALSE);
+    sx.spvc_compiler_install_compiler_options(c, o);
+}
+
+/* Rewrites bindings and names as the file header says, then emits GLSL ES; NULL on failure. */
+static const char *translate(spvc_compiler c, eg_hal_device_t *dev, eg_gl_program_t *p, eg_shader_stage_t stage)
+{
+    set_options(c, dev, stage);
+    spvc_variable_id dummy = 0;
+    sx.spvc_compiler_build_dummy_sampler_for_combined_images(c, &dummy);
+    if (sx.spvc_compiler_build_combined_image_samplers(c) != SPVC_SUCCESS) return NULL;
+    spvc_resources res = NULL;
+    if (sx.spvc_compiler_create_shader_resources(c, &res) != SPVC_SUCCESS) return NULL;
+    if (!remap_list(c, res, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, EG_GL_BIND_UBO, p, "eg_ub") ||
+        !remap_list(c, res, SPVC_RESOURCE_TYPE_STORAGE_BUFFER, EG_GL_BIND_SSBO, p, "eg_sb") ||
+        !remap_list(c, res, SPVC_RESOURCE_TYPE_STORAGE_IMAGE, EG_GL_BIND_IMAGE, p, "eg_img") ||
+        !combine_samplers(c, p, dummy))
+        return NULL;
+    if (stage == EG_SHADER_STAGE_VERTEX) rename_io(c, res, SPVC_RESOURCE_TYPE_STAGE_OUTPUT);
+    if (stage == EG_SHADER_STAGE_FRAGMENT) rename_io(c, res, SPVC_RESOURCE_TYPE_STAGE_INPUT);
+    const char *src = NULL;
+    if (sx.spvc_compiler_compile(c, &src) != SPVC_SUCCESS) return NULL;
+    return src;
+}
+
+/* SPIR-V from glslang declares the whole gl_PerVertex block, and zero-initialised outputs touch
+ * every member, so SPIRV-Cross redeclares gl_ClipDistance/gl_CullDistance, which GLSL ES
+ * rejects (reserved names, no such built-ins). WebGPU core has no clip distances (feature
+ * not offered), so every line naming them is dead: drop those lines. */
+static char g_src[EMGPU_GLES_SHADER_SOURCE_BYTES];
+
+static const char *drop_clip_cull(const char *src)
+{
+    size_t n = 0;
+    for (const char *line = src; *line;) {
+        const char *end = line;
+        while (*end && *end != '\n') end++;
+        if (*end) end++;
+        bool dead = false;
+        for (const char *p = line; p + 15 <= end && !dead; p++)
+            dead = eg_memcmp(p, "gl_ClipDistance", 15) == 0 || eg_memcmp(p, "gl_CullDistance", 15) == 0;
+        size_t len = (size_t)(end - line);
+        if (!dead) {
+            if (n + len + 1 > sizeof g_src) {
+                eg_log(EG_LOG_ERROR, "gles: translated shader longer than EMGPU_GLES_SHADER_SOURCE_BYTES = %u",
+                       (unsigned)sizeof g_src);
+                return NULL;
+            }
+            eg_memcpy(g_src + n, line, len);
+            n += len;
+        }
+        line = end;
+    }
+    g_src[n] = '\0';
+    return g_src;
+}
+
+static GLuint compile_glsl(const char *src, eg_shader_stage_t stage)
+{
+    src = drop_clip_cull(src);
+    if (!src) return 0;
+    GLenum type = stage == EG_SHADER_STAGE_VERTEX ? GL_VERTEX_SHADER
+                : stage == EG_SHADER_STAGE_FRAGMENT ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
+    GLuint sh = eg_gl.CreateShader(type);
+    eg_gl.ShaderSource(sh, 1, &src, NULL);
+    eg_gl.CompileShader(sh);
+    GLint ok = 0;
+    eg_gl.GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[512];
+        eg_gl.GetShaderInfoLog(sh, (GLsizei)sizeof log, NULL, log);
+        eg_log(EG_LOG_ERROR, "gles: the driver rejected the translated shader: %s", log);
+        if (eg_gl_debug) eg_log(EG_LOG_ERROR, "gles: source:\n%s", src);
+        eg_gl.DeleteShader(sh);
+        return 0;
+    }
+    return sh;
+}
+
+GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t stage_index,
+                            eg_shader_stage_t stage)
+{
+    const eg_shader_module_t *sm = p->mod[stage_index];
+    const eg_shader_entry_t *e = eg_spirv_find_entry(&sm->spirv, stage, p->entry[stage_index]);
+    if (!e) return 0;
+    static const SpvExecutionModel models[] = { SpvExecutionModelVertex, SpvExecutionModelFragment,
+                                                SpvExecutionModelGLCompute };
+    spvc_context ctx = NULL;
+    if (sx.spvc_context_create(&ctx) != SPVC_SUCCESS) return 0;
+    spvc_parsed_ir ir = NULL;
+    spvc_compiler c = NULL;
+    GLuint sh = 0;
+    const char *src = NULL;
+    if (sx.spvc_context_parse_spirv(ctx, sm->code, sm->word_count, &ir) == SPVC_SUCCESS &&
+        sx.spvc_context_create_compiler(ctx, SPVC_BACKEND_GLSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &c) ==
+            SPVC_SUCCESS &&
+        sx.spvc_compiler_set_entry_point(c, e->name, models[stage]) == SPVC_SUCCESS)
+        src = translate(c, dev, p, stage);
+    if (src) {
+        const char *dump = eg_port_getenv("EMGPU_GLES_DUMP");
+        if (dump && dump[0] == '1') eg_port_log_write(EG_LOG_INFO, src, eg_strlen(src));   /* unclipped */
+        sh = compile_glsl(src, stage);
+    } else {
+        eg_log(EG_LOG_ERROR, "gles: SPIRV-Cross could not translate entry point %s: %s", e->name,
+               sx.spvc_context_get_last_error_string(ctx));
+    }
+    sx.spvc_context_destroy(ctx);
+    return sh;
+}
+
+#endif /* EMGPU_HAL_GLES */

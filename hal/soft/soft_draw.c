@@ -1,0 +1,378 @@
+/* hal/soft draws: vertex ids, batched vertex shading, primitive assembly, clipping, lines/points.
+ *
+ * See soft_raster.h for the flow. Primitive assembly follows Vulkan "Primitive Topologies"
+ * (which WebGPU defers to): triangle strip primitive i = {i, i + 1 + i % 2, i + 2 - i % 2},
+ * provoking vertex = the first; strips restart at index 0xFFFF / 0xFFFFFFFF (WebGPU always
+ * enables primitive restart for strip topologies; list topologies treat it as a normal index).
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+
+#define VB EMGPU_SOFT_VERTEX_BATCH
+#define HASH_N (2u * VB)
+_Static_assert(VB >= 16 && VB % EG_SOFT_LANES == 0 && VB <= 4096, "EMGPU_SOFT_VERTEX_BATCH: multiple of 16, 16..4096");
+
+/* Batch memory (static: no allocation while drawing). */
+static eg_soft_vtx_t vstore[VB];
+static uint32_t slot_vid[VB];
+static uint16_t hash_tab[HASH_N];          /* slot + 1, 0 = empty */
+static uint16_t prim_slots[VB][3];
+static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices each */
+#define vs_in eg_soft_io_in
+#define vs_out eg_soft_io_out
+
+typedef struct batch {
+    const eg_soft_pass_state_t *ps;
+    const struct eg_soft_raster_pipeline *rs;
+    uint32_t instance;                    /* instance_index (firstInstance included) */
+    uint32_t nslots, nprims, verts_per_prim;
+    float planes[7][5];                   /* clip planes: a x + b y + c z + d w + e >= 0 */
+    uint32_t nplanes;
+} batch_t;
+
+/* ---- vertex shading ---- */
+
+static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid)
+{
+    const struct eg_soft_raster_pipeline *rs = b->rs;
+    const eg_render_pipeline_t *rp = rs->rp;
+    for (uint32_t i = 0; i < rs->attrib_count; i++) {
+        const eg_soft_attrib_t *a = &rs->attribs[i];
+        const eg_vertex_buffer_t *vb = &rp->vertex_buffers[a->slot];
+        const eg_soft_vbuf_t *buf = &b->ps->vbuf[a->slot];
+        uint32_t el = vb->step_mode == WGPUVertexStepMode_Instance ? b->instance : vid;
+        uint64_t off = (uint64_t)el * vb->stride_B + a->offset_B;
+        uint32_t v[4] = { 0, 0, 0, 0x3F800000u };
+        /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
+        if (buf->mem && off + a->size_B <= buf->size_B) a->fetch(buf->mem + off, v);
+        for (uint32_t c = 0; c < 4; c++) vs_in[a->location].c[c].u[lane] = v[c];
+    }
+}
+
+static void shade_vertices(const batch_t *b)
+{
+    const struct eg_soft_raster_pipeline *rs = b->rs;
+    for (uint32_t base = 0; base < b->nslots; base += EG_SOFT_LANES) {
+        uint32_t n = eg_min_u32(EG_SOFT_LANES, b->nslots - base);
+        eg_soft_invocation_t inv;
+        eg_memset(&inv, 0, sizeof inv);
+        eg_memset(vs_out, 0, sizeof vs_out);
+        inv.in = vs_in;
+        inv.out = vs_out;
+        for (uint32_t l = 0; l < n; l++) {
+            fetch_attribs(b, l, slot_vid[base + l]);
+            inv.vertex_index.u[l] = slot_vid[base + l];
+            inv.instance_index.u[l] = b->instance;
+        }
+        inv.active = (eg_soft_mask_t)((1u << n) - 1u);
+        eg_soft_program_run(rs->vs, &b->ps->bound, &inv);
+        for (uint32_t l = 0; l < n; l++) {
+            eg_soft_vtx_t *v = &vstore[base + l];
+            for (uint32_t c = 0; c < 4; c++) v->pos[c] = inv.position.c[c].f[l];
+            for (uint32_t j = 0; j < rs->nvary; j++) v->var[j] = vs_out[rs->vary_loc[j]].c[rs->vary_comp[j]].f[l];
+        }
+    }
+}
+
+/* ---- clipping ---- */
+
+static float plane_dist(const float p[5], const float *pos)
+{
+    return p[0] * pos[0] + p[1] * pos[1] + p[2] * pos[2] + p[3] * pos[3] + p[4];
+}
+
+/* Interpolates from the inside vertex `in` towards `out`, so a shared edge clips to the same
+ * point whichever triangle it belongs to. */
+static void lerp_vtx(const batch_t *b, const eg_soft_vtx_t *in, const eg_soft_vtx_t *out, float din, float dout,
+                     eg_soft_vtx_t *dst)
+{
+    float t = din / (din - dout);
+    for (uint32_t c = 0; c < 4; c++) dst->pos[c] = in->pos[c] + t * (out->pos[c] - in->pos[c]);
+    for (uint32_t j = 0; j < b->rs->nvary; j++) dst->var[j] = in->var[j] + t * (out->var[j] - in->var[j]);
+}
+
+static void to_window(const eg_soft_pass_state_t *ps, const eg_soft_vtx_t *v, float *x, float *y, float *z, float *invw)
+{
+    float iw = 1.0f / v->pos[3];
+    *x = ps->vp_x + (v->pos[0] * iw + 1.0f) * (ps->vp_w * 0.5f);
+    *y = ps->vp_y + (1.0f - v->pos[1] * iw) * (ps->vp_h * 0.5f);
+    *z = ps->vp_min_z + v->pos[2] * iw * (ps->vp_max_z - ps->vp_min_z);
+    *invw = iw;
+}
+
+static void emit_triangle(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_vtx_t *v1,
+                          const eg_soft_vtx_t *v2, const eg_soft_vtx_t *prov)
+{
+    eg_soft_tri_t t;
+    const eg_soft_vtx_t *v[3] = { v0, v1, v2 };
+    for (uint32_t i = 0; i < 3; i++) {
+        to_window(b->ps, v[i], &t.x[i], &t.y[i], &t.z[i], &t.invw[i]);
+        t.v[i] = v[i];
+    }
+    t.prov = prov;
+    t.is_polygon = true;
+    eg_soft_raster_triangle(b->ps, &t);
+}
+
+static void clip_triangle(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_vtx_t *v1, const eg_soft_vtx_t *v2)
+{
+    const eg_soft_vtx_t *poly[2][12];
+    float d[3];
+    uint32_t n = 3, cur = 0, used = 0, outside_any = 0;
+    poly[0][0] = v0; poly[0][1] = v1; poly[0][2] = v2;
+    for (uint32_t p = 0; p < b->nplanes; p++) {
+        uint32_t out = 0;
+        for (uint32_t i = 0; i < 3; i++) { d[i] = plane_dist(b->planes[p], poly[0][i]->pos); out += d[i] < 0.0f; }
+        if (out == 3) return;                  /* trivially outside one plane */
+        outside_any |= out;
+    }
+    if (!outside_any) { emit_triangle(b, v0, v1, v2, v0); return; }
+    for (uint32_t p = 0; p < b->nplanes && n >= 3; p++) {
+        const eg_soft_vtx_t **src = poly[cur], **dst = poly[cur ^ 1u];
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const eg_soft_vtx_t *a = src[i], *c = src[(i + 1u) % n];
+            float da = plane_dist(b->planes[p], a->pos), dc = plane_dist(b->planes[p], c->pos);
+            if (da >= 0.0f) dst[m++] = a;
+            if ((da >= 0.0f) != (dc >= 0.0f) && used < EG_ARRAY_LEN(clip_pool) && m < 12u) {
+                eg_soft_vtx_t *nv = &clip_pool[used++];
+                if (da >= 0.0f) lerp_vtx(b, a, c, da, dc, nv);
+                else lerp_vtx(b, c, a, dc, da, nv);
+                dst[m++] = nv;
+            }
+        }
+        n = m;
+        cur ^= 1u;
+    }
+    for (uint32_t i = 1; i + 1 < n; i++) emit_triangle(b, poly[cur][0], poly[cur][i], poly[cur][i + 1], v0);
+}
+
+/* ---- lines and points (non-polygon primitives through the triangle path) ---- */
+
+static void emit_quad(const batch_t *b, const float x[4], const float y[4], const float z[4], const float iw[4],
+                      const eg_soft_vtx_t *v[4], const eg_soft_vtx_t *prov)
+{
+    static const uint8_t tri[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
+    for (uint32_t k = 0; k < 2; k++) {
+        eg_soft_tri_t t;
+        for (uint32_t i = 0; i < 3; i++) {
+            uint32_t q = tri[k][i];
+            t.x[i] = x[q]; t.y[i] = y[q]; t.z[i] = z[q]; t.invw[i] = iw[q]; t.v[i] = v[q];
+        }
+        t.prov = prov;
+        t.is_polygon = false;
+        eg_soft_raster_triangle(b->ps, &t);
+    }
+}
+
+static void draw_point(const batch_t *b, const eg_soft_vtx_t *v)
+{
+    for (uint32_t p = 0; p < b->nplanes; p++)
+        if (plane_dist(b->planes[p], v->pos) < 0.0f) return;
+    float x, y, z, iw;
+    to_window(b->ps, v, &x, &y, &z, &iw);
+    const float qx[4] = { x - 0.5f, x + 0.5f, x + 0.5f, x - 0.5f }, qy[4] = { y - 0.5f, y - 0.5f, y + 0.5f, y + 0.5f };
+    const float qz[4] = { z, z, z, z }, qw[4] = { iw, iw, iw, iw };
+    const eg_soft_vtx_t *vv[4] = { v, v, v, v };
+    emit_quad(b, qx, qy, qz, qw, vv, v);
+}
+
+static void draw_line(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_vtx_t *v1)
+{
+    float t0 = 0.0f, t1 = 1.0f;
+    for (uint32_t p = 0; p < b->nplanes; p++) {
+        float d0 = plane_dist(b->planes[p], v0->pos), d1 = plane_dist(b->planes[p], v1->pos);
+        if (d0 < 0.0f && d1 < 0.0f) return;
+        if (d0 < 0.0f) { float t = d0 / (d0 - d1); if (t > t0) t0 = t; }
+        else if (d1 < 0.0f) { float t = d0 / (d0 - d1); if (t < t1) t1 = t; }
+    }
+    if (t0 >= t1) return;
+    const eg_soft_vtx_t *e[2] = { v0, v1 };
+    if (t0 > 0.0f) { lerp_vtx(b, v0, v1, 1.0f, 1.0f - 1.0f / t0, &clip_pool[0]); e[0] = &clip_pool[0]; }
+    if (t1 < 1.0f) { lerp_vtx(b, v0, v1, 1.0f, 1.0f - 1.0f / t1, &clip_pool[1]); e[1] = &clip_pool[1]; }
+    float x[2], y[2], z[2], iw[2];
+    for (uint32_t i = 0; i < 2; i++) to_window(b->ps, e[i], &x[i], &y[i], &z[i], &iw[i]);
+    float dx = x[1] - x[0], dy = y[1] - y[0];
+    bool xmajor = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
+    float ox = xmajor ? 0.0f : 0.5f, oy = xmajor ? 0.5f : 0.0f;
+    const float qx[4] = { x[0] - ox, x[0] + ox, x[1] + ox, x[1] - ox };
+    const float qy[4] = { y[0] - oy, y[0] + oy, y[1] + oy, y[1] - oy };
+    const float qz[4] = { z[0], z[0], z[1], z[1] }, qw[4] = { iw[0], iw[0], iw[1], iw[1] };
+    const eg_soft_vtx_t *vv[4] = { e[0], e[0], e[1], e[1] };
+    emit_quad(b, qx, qy, qz, qw, vv, v0);
+}
+
+/* ---- batches ---- */
+
+/* A position with a NaN or infinite component: the primitive is dropped (the result is
+ * undefined in Vulkan / WebGPU, and it must not reach fixed-point setup). */
+static bool bad_pos(const eg_soft_vtx_t *v)
+{
+    for (uint32_t c = 0; c < 4; c++)
+        if (!(v->pos[c] >= -3.0e38f && v->pos[c] <= 3.0e38f)) return true;
+    return false;
+}
+
+static void flush(batch_t *b)
+{
+    if (b->nprims == 0) return;
+    shade_vertices(b);
+    for (uint32_t i = 0; i < b->nprims; i++) {
+        const uint16_t *s = prim_slots[i];
+        bool bad = false;
+        for (uint32_t k = 0; k < b->verts_per_prim; k++) bad |= bad_pos(&vstore[s[k]]);
+        if (bad) continue;
+        if (b->verts_per_prim == 3) clip_triangle(b, &vstore[s[0]], &vstore[s[1]], &vstore[s[2]]);
+        else if (b->verts_per_prim == 2) draw_line(b, &vstore[s[0]], &vstore[s[1]]);
+        else draw_point(b, &vstore[s[0]]);
+    }
+    b->nslots = 0;
+    b->nprims = 0;
+    eg_memset(hash_tab, 0, sizeof hash_tab);
+}
+
+/* Post-transform cache: the batch slot of vertex id vid, inserted if new; VB+ when full. */
+static uint32_t slot_of(batch_t *b, uint32_t vid)
+{
+    uint32_t h = (vid * 2654435761u) % HASH_N;
+    for (;;) {
+        uint32_t s = hash_tab[h];
+        if (s == 0) break;
+        if (slot_vid[s - 1u] == vid) return s - 1u;
+        h = (h + 1u) % HASH_N;
+    }
+    if (b->nslots == VB) return VB;
+    slot_vid[b->nslots] = vid;
+    hash_tab[h] = (uint16_t)(b->nslots + 1u);
+    return b->nslots++;
+}
+
+static void add_prim(batch_t *b, const uint32_t *vid)
+{
+    uint32_t s[3] = { 0, 0, 0 };
+    for (int attempt = 0; attempt < 2; attempt++) {
+        bool ok = b->nprims < VB;
+        for (uint32_t i = 0; ok && i < b->verts_per_prim; i++) {
+            s[i] = slot_of(b, vid[i]);
+            ok = s[i] < VB;
+        }
+        if (ok) break;
+        flush(b);      /* the batch is full: shade and draw it, then start over with this one */
+    }
+    for (uint32_t i = 0; i < 3; i++) prim_slots[b->nprims][i] = (uint16_t)s[i];
+    b->nprims++;
+}
+
+static void setup_planes(batch_t *b)
+{
+    const eg_soft_pass_state_t *ps = b->ps;
+    float hw = ps->vp_w * 0.5f, hh = ps->vp_h * 0.5f, g = EG_SOFT_GUARD_PX;
+    uint32_t n = 0;
+    float (*p)[5] = b->planes;
+    /* x_window >= -g, x_window <= g, y likewise, multiplied out by w > 0. */
+    p[n][0] = hw;  p[n][1] = 0; p[n][2] = 0; p[n][3] = ps->vp_x + hw + g;  p[n++][4] = 0;
+    p[n][0] = -hw; p[n][1] = 0; p[n][2] = 0; p[n][3] = g - ps->vp_x - hw;  p[n++][4] = 0;
+    p[n][0] = 0; p[n][1] = -hh; p[n][2] = 0; p[n][3] = ps->vp_y + hh + g; p[n++][4] = 0;
+    p[n][0] = 0; p[n][1] = hh;  p[n][2] = 0; p[n][3] = g - ps->vp_y - hh; p[n++][4] = 0;
+    /* w > 0 (a small epsilon keeps 1/w finite), then WebGPU's 0 <= z <= w. */
+    p[n][0] = 0; p[n][1] = 0; p[n][2] = 0; p[n][3] = 1.0f; p[n++][4] = -1e-6f;
+    if (b->rs->clip_depth) {
+        p[n][0] = 0; p[n][1] = 0; p[n][2] = 1.0f;  p[n][3] = 0;    p[n++][4] = 0;
+        p[n][0] = 0; p[n][1] = 0; p[n][2] = -1.0f; p[n][3] = 1.0f; p[n++][4] = 0;
+    }
+    b->nplanes = n;
+}
+
+/* The vertex id of element i, or false for a restart index. */
+static bool vertex_id(const eg_soft_pass_state_t *ps, const eg_soft_draw_args_t *a, bool restart,
+                      uint32_t i, uint32_t *vid)
+{
+    if (!a->indexed) { *vid = a->first + i; return true; }
+    uint32_t idx;
+    const uint8_t *p = ps->ibuf.mem;
+    if (ps->index_format == WGPUIndexFormat_Uint16) {
+        p += ((size_t)a->first + i) * 2u;
+        idx = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+        if (restart && idx == 0xFFFFu) return false;
+    } else {
+        p += ((size_t)a->first + i) * 4u;
+        idx = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (restart && idx == 0xFFFFFFFFu) return false;
+    }
+    *vid = (uint32_t)((int32_t)idx + a->base_vertex);
+    return true;
+}
+
+static void draw_instance(batch_t *b, const eg_soft_draw_args_t *a)
+{
+    const struct eg_soft_raster_pipeline *rs = b->rs;
+    uint32_t win[3], k = 0, nprim_in_strip = 0;
+    bool restart = rs->strip && a->indexed;
+    for (uint32_t i = 0; i < a->count; i++) {
+        uint32_t vid;
+        if (!vertex_id(b->ps, a, restart, i, &vid)) { k = 0; nprim_in_strip = 0; continue; }
+        if (!rs->strip) {
+            win[k++] = vid;
+            if (k == b->verts_per_prim) { add_prim(b, win); k = 0; }
+            continue;
+        }
+        /* strips: a sliding window of the last verts_per_prim ids */
+        if (k < b->verts_per_prim) win[k++] = vid;
+        else { win[0] = win[1]; if (b->verts_per_prim == 3) { win[1] = win[2]; win[2] = vid; } else win[1] = vid; }
+        if (k < b->verts_per_prim) continue;
+        if (b->verts_per_prim == 3 && (nprim_in_strip & 1u)) {
+            const uint32_t odd[3] = { win[0], win[2], win[1] };   /* {i, i + 2, i + 1} */
+            add_prim(b, odd);
+        } else {
+            add_prim(b, win);
+        }
+        nprim_in_strip++;
+    }
+    flush(b);
+}
+
+/* Smallest integer >= v, for |v| < 2^31 (no libm). */
+static int64_t ceil_i(float v)
+{
+    int64_t t = (int64_t)v;
+    return (float)t < v ? t + 1 : t;
+}
+
+/* The pixels a draw may touch: the scissor and the viewport rectangle (pixel centres inside
+ * it). Clipping happens against the guard band, not the viewport (the clip volume's x/y
+ * planes), so the viewport bound is applied here, as a scissor. */
+static void draw_rect(const eg_soft_pass_state_t *ps, eg_soft_pass_state_t *out)
+{
+    *out = *ps;
+    int64_t x0 = ceil_i(ps->vp_x - 0.5f), x1 = ceil_i(ps->vp_x + ps->vp_w - 0.5f);
+    int64_t y0 = ceil_i(ps->vp_y - 0.5f), y1 = ceil_i(ps->vp_y + ps->vp_h - 0.5f);
+    if (x0 > (int64_t)out->sc_x0) out->sc_x0 = x0 > (int64_t)out->sc_x1 ? out->sc_x1 : (uint32_t)x0;
+    if (y0 > (int64_t)out->sc_y0) out->sc_y0 = y0 > (int64_t)out->sc_y1 ? out->sc_y1 : (uint32_t)y0;
+    if (x1 < (int64_t)out->sc_x1) out->sc_x1 = x1 < (int64_t)out->sc_x0 ? out->sc_x0 : (uint32_t)x1;
+    if (y1 < (int64_t)out->sc_y1) out->sc_y1 = y1 < (int64_t)out->sc_y0 ? out->sc_y0 : (uint32_t)y1;
+}
+
+void eg_soft_draw(const eg_soft_pass_state_t *ps_in, const eg_soft_draw_args_t *a)
+{
+    if (!ps_in->rs || !ps_in->rs->vs || a->count == 0 || a->instance_count == 0) return;
+    static eg_soft_pass_state_t ps_draw;   /* static: keeps the ~1 KiB copy off small stacks */
+    eg_soft_pass_state_t *ps = &ps_draw;
+    draw_rect(ps_in, ps);
+    if (ps->sc_x0 >= ps->sc_x1 || ps->sc_y0 >= ps->sc_y1) return;
+    batch_t b;
+    eg_memset(&b, 0, sizeof b);
+    b.ps = ps;
+    b.rs = ps->rs;
+    b.verts_per_prim = b.rs->topology == 2 ? 3u : b.rs->topology == 1 ? 2u : 1u;
+    setup_planes(&b);
+    eg_memset(hash_tab, 0, sizeof hash_tab);
+    for (uint32_t inst = 0; inst < a->instance_count; inst++) {
+        b.instance = a->first_instance + inst;
+        draw_instance(&b, a);
+    }
+}
+
+#endif /* EMGPU_HAL_SOFT */

@@ -1,0 +1,140 @@
+/* hal/soft vertex fetch: one converter per WebGPU vertex format, picked at pipeline creation.
+ *
+ * Spec (WebGPU "vertex formats", Vulkan "conversion from normalized fixed-point"): unorm n-bit
+ * c / (2^n - 1); snorm max(c / (2^(n-1) - 1), -1); uint/sint raw integers (sint sign-extended);
+ * float16 widened exactly; components the format lacks read (0, 0, 0, 1). Bytes are
+ * little-endian, read one at a time (no unaligned access; WebGPU only guarantees 4-byte
+ * alignment of attributes anyway).
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_texel.h"
+
+static inline uint32_t fbits(float f) { union { float f; uint32_t u; } c = { f }; return c.u; }
+static inline uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static inline uint32_t rd32(const uint8_t *p) { return rd16(p) | rd16(p + 2) << 16; }
+
+static inline void fill(uint32_t out[4], uint32_t n, bool is_float)
+{
+    static const uint32_t one_f = 0x3F800000u;
+    for (uint32_t c = n; c < 4; c++) out[c] = c == 3u ? (is_float ? one_f : 1u) : 0u;
+}
+
+#define DEF_FETCH(name, n, is_float, expr)                                                        \
+static void fetch_##name(const uint8_t *p, uint32_t out[4])                                      \
+{                                                                                                 \
+    for (uint32_t c = 0; c < (n); c++) out[c] = (expr);                                          \
+    fill(out, (n), (is_float));                                                                  \
+}
+
+static inline float snorm8(uint8_t b) { float v = (float)(int8_t)b / 127.0f; return v < -1.0f ? -1.0f : v; }
+static inline float snorm16(uint32_t h) { float v = (float)(int16_t)h / 32767.0f; return v < -1.0f ? -1.0f : v; }
+
+DEF_FETCH(u8x1, 1, false, p[c])
+DEF_FETCH(u8x2, 2, false, p[c])
+DEF_FETCH(u8x4, 4, false, p[c])
+DEF_FETCH(s8x1, 1, false, (uint32_t)(int32_t)(int8_t)p[c])
+DEF_FETCH(s8x2, 2, false, (uint32_t)(int32_t)(int8_t)p[c])
+DEF_FETCH(s8x4, 4, false, (uint32_t)(int32_t)(int8_t)p[c])
+DEF_FETCH(un8x1, 1, true, fbits((float)p[c] / 255.0f))
+DEF_FETCH(un8x2, 2, true, fbits((float)p[c] / 255.0f))
+DEF_FETCH(un8x4, 4, true, fbits((float)p[c] / 255.0f))
+DEF_FETCH(sn8x1, 1, true, fbits(snorm8(p[c])))
+DEF_FETCH(sn8x2, 2, true, fbits(snorm8(p[c])))
+DEF_FETCH(sn8x4, 4, true, fbits(snorm8(p[c])))
+DEF_FETCH(u16x1, 1, false, rd16(p + 2 * c))
+DEF_FETCH(u16x2, 2, false, rd16(p + 2 * c))
+DEF_FETCH(u16x4, 4, false, rd16(p + 2 * c))
+DEF_FETCH(s16x1, 1, false, (uint32_t)(int32_t)(int16_t)rd16(p + 2 * c))
+DEF_FETCH(s16x2, 2, false, (uint32_t)(int32_t)(int16_t)rd16(p + 2 * c))
+DEF_FETCH(s16x4, 4, false, (uint32_t)(int32_t)(int16_t)rd16(p + 2 * c))
+DEF_FETCH(un16x1, 1, true, fbits((float)rd16(p + 2 * c) / 65535.0f))
+DEF_FETCH(un16x2, 2, true, fbits((float)rd16(p + 2 * c) / 65535.0f))
+DEF_FETCH(un16x4, 4, true, fbits((float)rd16(p + 2 * c) / 65535.0f))
+DEF_FETCH(sn16x1, 1, true, fbits(snorm16(rd16(p + 2 * c))))
+DEF_FETCH(sn16x2, 2, true, fbits(snorm16(rd16(p + 2 * c))))
+DEF_FETCH(sn16x4, 4, true, fbits(snorm16(rd16(p + 2 * c))))
+DEF_FETCH(f16x1, 1, true, fbits(eg_soft_f16_to_f32((uint16_t)rd16(p + 2 * c))))
+DEF_FETCH(f16x2, 2, true, fbits(eg_soft_f16_to_f32((uint16_t)rd16(p + 2 * c))))
+DEF_FETCH(f16x4, 4, true, fbits(eg_soft_f16_to_f32((uint16_t)rd16(p + 2 * c))))
+DEF_FETCH(f32x1, 1, true, rd32(p + 4 * c))
+DEF_FETCH(f32x2, 2, true, rd32(p + 4 * c))
+DEF_FETCH(f32x3, 3, true, rd32(p + 4 * c))
+DEF_FETCH(f32x4, 4, true, rd32(p + 4 * c))
+DEF_FETCH(i32x1, 1, false, rd32(p + 4 * c))
+DEF_FETCH(i32x2, 2, false, rd32(p + 4 * c))
+DEF_FETCH(i32x3, 3, false, rd32(p + 4 * c))
+DEF_FETCH(i32x4, 4, false, rd32(p + 4 * c))
+
+static void fetch_un10_10_10_2(const uint8_t *p, uint32_t out[4])
+{
+    uint32_t v = rd32(p);
+    out[0] = fbits((float)(v & 1023u) / 1023.0f);
+    out[1] = fbits((float)(v >> 10 & 1023u) / 1023.0f);
+    out[2] = fbits((float)(v >> 20 & 1023u) / 1023.0f);
+    out[3] = fbits((float)(v >> 30) / 3.0f);
+}
+
+static void fetch_un8x4_bgra(const uint8_t *p, uint32_t out[4])
+{
+    out[0] = fbits((float)p[2] / 255.0f);
+    out[1] = fbits((float)p[1] / 255.0f);
+    out[2] = fbits((float)p[0] / 255.0f);
+    out[3] = fbits((float)p[3] / 255.0f);
+}
+
+static void fetch_none(const uint8_t *p, uint32_t out[4])
+{
+    (void)p;
+    out[0] = out[1] = out[2] = 0;
+    out[3] = 0x3F800000u;
+}
+
+eg_soft_fetch_fn eg_soft_fetch_fn_for(WGPUVertexFormat format)
+{
+    switch (format) {
+    case WGPUVertexFormat_Uint8:      return fetch_u8x1;
+    case WGPUVertexFormat_Uint8x2:    return fetch_u8x2;
+    case WGPUVertexFormat_Uint8x4:    return fetch_u8x4;
+    case WGPUVertexFormat_Sint8:      return fetch_s8x1;
+    case WGPUVertexFormat_Sint8x2:    return fetch_s8x2;
+    case WGPUVertexFormat_Sint8x4:    return fetch_s8x4;
+    case WGPUVertexFormat_Unorm8:     return fetch_un8x1;
+    case WGPUVertexFormat_Unorm8x2:   return fetch_un8x2;
+    case WGPUVertexFormat_Unorm8x4:   return fetch_un8x4;
+    case WGPUVertexFormat_Snorm8:     return fetch_sn8x1;
+    case WGPUVertexFormat_Snorm8x2:   return fetch_sn8x2;
+    case WGPUVertexFormat_Snorm8x4:   return fetch_sn8x4;
+    case WGPUVertexFormat_Uint16:     return fetch_u16x1;
+    case WGPUVertexFormat_Uint16x2:   return fetch_u16x2;
+    case WGPUVertexFormat_Uint16x4:   return fetch_u16x4;
+    case WGPUVertexFormat_Sint16:     return fetch_s16x1;
+    case WGPUVertexFormat_Sint16x2:   return fetch_s16x2;
+    case WGPUVertexFormat_Sint16x4:   return fetch_s16x4;
+    case WGPUVertexFormat_Unorm16:    return fetch_un16x1;
+    case WGPUVertexFormat_Unorm16x2:  return fetch_un16x2;
+    case WGPUVertexFormat_Unorm16x4:  return fetch_un16x4;
+    case WGPUVertexFormat_Snorm16:    return fetch_sn16x1;
+    case WGPUVertexFormat_Snorm16x2:  return fetch_sn16x2;
+    case WGPUVertexFormat_Snorm16x4:  return fetch_sn16x4;
+    case WGPUVertexFormat_Float16:    return fetch_f16x1;
+    case WGPUVertexFormat_Float16x2:  return fetch_f16x2;
+    case WGPUVertexFormat_Float16x4:  return fetch_f16x4;
+    case WGPUVertexFormat_Float32:    return fetch_f32x1;
+    case WGPUVertexFormat_Float32x2:  return fetch_f32x2;
+    case WGPUVertexFormat_Float32x3:  return fetch_f32x3;
+    case WGPUVertexFormat_Float32x4:  return fetch_f32x4;
+    case WGPUVertexFormat_Uint32:  case WGPUVertexFormat_Sint32:   return fetch_i32x1;
+    case WGPUVertexFormat_Uint32x2: case WGPUVertexFormat_Sint32x2: return fetch_i32x2;
+    case WGPUVertexFormat_Uint32x3: case WGPUVertexFormat_Sint32x3: return fetch_i32x3;
+    case WGPUVertexFormat_Uint32x4: case WGPUVertexFormat_Sint32x4: return fetch_i32x4;
+    case WGPUVertexFormat_Unorm10_10_10_2: return fetch_un10_10_10_2;
+    case WGPUVertexFormat_Unorm8x4BGRA:    return fetch_un8x4_bgra;
+    default:                               return fetch_none;
+    }
+}
+
+#endif /* EMGPU_HAL_SOFT */

@@ -1,0 +1,330 @@
+/* hal/soft fixed-function output: render-target block access per format, blending, stencil ops. */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_texel.h"
+
+/* ---- conversions ---- */
+
+/* sRGB code -> linear, and the linear thresholds at which the 8-bit code steps n -> n + 1. */
+static const float srgb_decode[256] = {
+#include "hal/soft/soft_raster_srgb.inc"
+};
+static const float srgb_step[255] = {
+#include "hal/soft/soft_srgb_table.inc"
+};
+
+static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
+
+/* Spec (WebGPU "conversion to unorm"): round(clamp(v, 0, 1) * 255); NaN -> 0. */
+static inline uint32_t to_unorm8(float v) { return (uint32_t)(clamp01(v) * 255.0f + 0.5f); }
+
+static inline uint32_t to_srgb8(float v)
+{
+    uint32_t lo = 0, hi = 255;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) >> 1;
+        if (v >= srgb_step[mid]) lo = mid + 1u; else hi = mid;
+    }
+    return lo;
+}
+
+static inline uint8_t *lane_ptr(const eg_soft_target_t *t, uint8_t *blk, uint32_t l)
+{
+    return blk + (size_t)(l >> 2) * t->row_pitch_B + (size_t)(l & 3u) * t->elem_B;
+}
+
+/* ---- 8-bit unorm formats: RGBA8, BGRA8 (sRGB or not), RG8, R8 ---- */
+
+#define DEF_U8(name, nch, swz, srgb)                                                              \
+static void unpack_##name(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,          \
+                          eg_soft_vec4_t *o)                                                      \
+{                                                                                                 \
+    static const uint8_t sw[4] = swz;                                                             \
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {                                                \
+        if (!(mask >> l & 1u)) continue;                                                          \
+        const uint8_t *p = lane_ptr(t, blk, l);                                                   \
+        o->c[1].f[l] = 0.0f; o->c[2].f[l] = 0.0f; o->c[3].f[l] = 1.0f;                            \
+        for (uint32_t c = 0; c < (nch); c++) {                                                    \
+            uint8_t b = p[sw[c]];                                                                 \
+            o->c[c].f[l] = ((srgb) && c < 3u) ? srgb_decode[b] : (float)b * (1.0f / 255.0f);      \
+        }                                                                                         \
+    }                                                                                             \
+}                                                                                                 \
+static void pack_##name(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,            \
+                        const eg_soft_vec4_t *in, uint32_t wmask)                                 \
+{                                                                                                 \
+    static const uint8_t sw[4] = swz;                                                             \
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {                                                \
+        if (!(mask >> l & 1u)) continue;                                                          \
+        uint8_t *p = lane_ptr(t, blk, l);                                                         \
+        for (uint32_t c = 0; c < (nch); c++)                                                      \
+            if (wmask >> c & 1u)                                                                  \
+                p[sw[c]] = (uint8_t)(((srgb) && c < 3u) ? to_srgb8(in->c[c].f[l])                 \
+                                                        : to_unorm8(in->c[c].f[l]));              \
+    }                                                                                             \
+}
+
+#define SWZ_RGBA { 0, 1, 2, 3 }
+#define SWZ_BGRA { 2, 1, 0, 3 }
+DEF_U8(rgba8, 4, SWZ_RGBA, false)
+DEF_U8(rgba8s, 4, SWZ_RGBA, true)
+DEF_U8(bgra8, 4, SWZ_BGRA, false)
+DEF_U8(bgra8s, 4, SWZ_BGRA, true)
+DEF_U8(rg8, 2, SWZ_RGBA, false)
+DEF_U8(r8, 1, SWZ_RGBA, false)
+
+/* ---- RGB565 (emgpu extension): R in bits 15..11, G 10..5, B 4..0 ---- */
+
+static void unpack_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, eg_soft_vec4_t *o)
+{
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        const uint8_t *p = lane_ptr(t, blk, l);
+        uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+        o->c[0].f[l] = (float)(v >> 11) * (1.0f / 31.0f);
+        o->c[1].f[l] = (float)(v >> 5 & 63u) * (1.0f / 63.0f);
+        o->c[2].f[l] = (float)(v & 31u) * (1.0f / 31.0f);
+        o->c[3].f[l] = 1.0f;
+    }
+}
+
+static void pack_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                     const eg_soft_vec4_t *in, uint32_t wmask)
+{
+    uint32_t keep = (wmask & 1u ? 0 : 0xF800u) | (wmask & 2u ? 0 : 0x07E0u) | (wmask & 4u ? 0 : 0x001Fu);
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        uint32_t r = (uint32_t)(clamp01(in->c[0].f[l]) * 31.0f + 0.5f);
+        uint32_t g = (uint32_t)(clamp01(in->c[1].f[l]) * 63.0f + 0.5f);
+        uint32_t b = (uint32_t)(clamp01(in->c[2].f[l]) * 31.0f + 0.5f);
+        uint32_t v = r << 11 | g << 5 | b;
+        if (keep) v = (v & ~keep) | (((uint32_t)p[0] | (uint32_t)p[1] << 8) & keep);
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+    }
+}
+
+/* ---- float formats: RGBA16Float, R32Float (and the other 32-bit float formats) ---- */
+
+static void unpack_rgba16f(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, eg_soft_vec4_t *o)
+{
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        const uint8_t *p = lane_ptr(t, blk, l);
+        for (uint32_t c = 0; c < 4; c++)
+            o->c[c].f[l] = eg_soft_f16_to_f32((uint16_t)(p[2 * c] | p[2 * c + 1] << 8));
+    }
+}
+
+static void pack_rgba16f(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                         const eg_soft_vec4_t *in, uint32_t wmask)
+{
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        for (uint32_t c = 0; c < 4; c++) {
+            if (!(wmask >> c & 1u)) continue;
+            uint16_t h = eg_soft_f32_to_f16(in->c[c].f[l]);
+            p[2 * c] = (uint8_t)h;
+            p[2 * c + 1] = (uint8_t)(h >> 8);
+        }
+    }
+}
+
+/* 32-bit channels (float, uint, sint alike): raw bits, n channels. */
+#define DEF_32(name, nch)                                                                         \
+static void unpack_##name(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,          \
+                          eg_soft_vec4_t *o)                                                      \
+{                                                                                                 \
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {                                                \
+        if (!(mask >> l & 1u)) continue;                                                          \
+        const uint8_t *p = lane_ptr(t, blk, l);                                                   \
+        o->c[1].u[l] = 0; o->c[2].u[l] = 0; o->c[3].f[l] = 1.0f;                                  \
+        for (uint32_t c = 0; c < (nch); c++) eg_memcpy(&o->c[c].u[l], p + 4 * c, 4);              \
+    }                                                                                             \
+}                                                                                                 \
+static void pack_##name(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,            \
+                        const eg_soft_vec4_t *in, uint32_t wmask)                                 \
+{                                                                                                 \
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {                                                \
+        if (!(mask >> l & 1u)) continue;                                                          \
+        uint8_t *p = lane_ptr(t, blk, l);                                                         \
+        for (uint32_t c = 0; c < (nch); c++)                                                      \
+            if (wmask >> c & 1u) eg_memcpy(p + 4 * c, &in->c[c].u[l], 4);                         \
+    }                                                                                             \
+}
+DEF_32(x32, 1)
+DEF_32(xy32, 2)
+DEF_32(xyzw32, 4)
+
+/* ---- every other format: one texel at a time through soft_texel ---- */
+
+static void unpack_generic(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, eg_soft_vec4_t *o)
+{
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        eg_soft_texel_t v;
+        eg_soft_texel_decode(t->format, lane_ptr(t, blk, l), &v);
+        for (uint32_t c = 0; c < 4; c++) o->c[c].u[l] = v.u[c];
+    }
+}
+
+static void pack_generic(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                         const eg_soft_vec4_t *in, uint32_t wmask)
+{
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        eg_soft_texel_t v, old;
+        for (uint32_t c = 0; c < 4; c++) v.u[c] = in->c[c].u[l];
+        if ((wmask & 15u) != 15u) {
+            eg_soft_texel_decode(t->format, p, &old);
+            for (uint32_t c = 0; c < 4; c++)
+                if (!(wmask >> c & 1u)) v.u[c] = old.u[c];
+        }
+        eg_soft_texel_encode(t->format, &v, p);
+    }
+}
+
+void eg_soft_format_ops(WGPUTextureFormat format, eg_soft_format_ops_t *out)
+{
+    const eg_format_info_t *fi = eg_format_info(format);
+    out->unpack = unpack_generic;
+    out->pack = pack_generic;
+    out->is_int = fi && (fi->sample_type == WGPUTextureSampleType_Uint ||
+                         fi->sample_type == WGPUTextureSampleType_Sint);
+    out->clamp01 = fi && !out->is_int && (fi->srgb || format == EG_FORMAT_RGB565_VALUE ||
+                                          format == WGPUTextureFormat_R8Unorm ||
+                                          format == WGPUTextureFormat_RG8Unorm ||
+                                          format == WGPUTextureFormat_RGBA8Unorm ||
+                                          format == WGPUTextureFormat_BGRA8Unorm ||
+                                          format == WGPUTextureFormat_RGB10A2Unorm ||
+                                          format == WGPUTextureFormat_R16Unorm ||
+                                          format == WGPUTextureFormat_RG16Unorm ||
+                                          format == WGPUTextureFormat_RGBA16Unorm);
+    switch (format) {
+    case WGPUTextureFormat_RGBA8Unorm:     out->unpack = unpack_rgba8;  out->pack = pack_rgba8;  break;
+    case WGPUTextureFormat_RGBA8UnormSrgb: out->unpack = unpack_rgba8s; out->pack = pack_rgba8s; break;
+    case WGPUTextureFormat_BGRA8Unorm:     out->unpack = unpack_bgra8;  out->pack = pack_bgra8;  break;
+    case WGPUTextureFormat_BGRA8UnormSrgb: out->unpack = unpack_bgra8s; out->pack = pack_bgra8s; break;
+    case WGPUTextureFormat_RG8Unorm:       out->unpack = unpack_rg8;    out->pack = pack_rg8;    break;
+    case WGPUTextureFormat_R8Unorm:        out->unpack = unpack_r8;     out->pack = pack_r8;     break;
+    case WGPUTextureFormat_RGBA16Float:    out->unpack = unpack_rgba16f; out->pack = pack_rgba16f; break;
+    case WGPUTextureFormat_R32Float: case WGPUTextureFormat_R32Uint: case WGPUTextureFormat_R32Sint:
+        out->unpack = unpack_x32; out->pack = pack_x32; break;
+    case WGPUTextureFormat_RG32Float: case WGPUTextureFormat_RG32Uint: case WGPUTextureFormat_RG32Sint:
+        out->unpack = unpack_xy32; out->pack = pack_xy32; break;
+    case WGPUTextureFormat_RGBA32Float: case WGPUTextureFormat_RGBA32Uint: case WGPUTextureFormat_RGBA32Sint:
+        out->unpack = unpack_xyzw32; out->pack = pack_xyzw32; break;
+    default:
+        if (format == EG_FORMAT_RGB565_VALUE) { out->unpack = unpack_565; out->pack = pack_565; }
+        break;
+    }
+}
+
+/* ---- blending (WebGPU "blend state": result = op(src * srcFactor, dst * dstFactor)) ---- */
+
+/* One factor for channel c over all lanes: a switch per block, never per pixel. Dual-source
+ * factors (Src1*) need the dual-source-blending feature, which soft does not expose. */
+static void blend_factor(uint32_t f, uint32_t c, const eg_soft_vec4_t *s, const eg_soft_vec4_t *d,
+                         const float k[4], float out[EG_SOFT_LANES])
+{
+    const float *sc = s->c[c].f, *dc = d->c[c].f, *sa = s->c[3].f, *da = d->c[3].f;
+    uint32_t l;
+    switch (f) {
+    case WGPUBlendFactor_Zero:             for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 0.0f; break;
+    case WGPUBlendFactor_Src:              for (l = 0; l < EG_SOFT_LANES; l++) out[l] = sc[l]; break;
+    case WGPUBlendFactor_OneMinusSrc:      for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 1.0f - sc[l]; break;
+    case WGPUBlendFactor_SrcAlpha:         for (l = 0; l < EG_SOFT_LANES; l++) out[l] = sa[l]; break;
+    case WGPUBlendFactor_OneMinusSrcAlpha: for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 1.0f - sa[l]; break;
+    case WGPUBlendFactor_Dst:              for (l = 0; l < EG_SOFT_LANES; l++) out[l] = dc[l]; break;
+    case WGPUBlendFactor_OneMinusDst:      for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 1.0f - dc[l]; break;
+    case WGPUBlendFactor_DstAlpha:         for (l = 0; l < EG_SOFT_LANES; l++) out[l] = da[l]; break;
+    case WGPUBlendFactor_OneMinusDstAlpha: for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 1.0f - da[l]; break;
+    case WGPUBlendFactor_SrcAlphaSaturated:
+        for (l = 0; l < EG_SOFT_LANES; l++) {
+            float m = 1.0f - da[l];
+            out[l] = c == 3u ? 1.0f : (sa[l] < m ? sa[l] : m);
+        }
+        break;
+    case WGPUBlendFactor_Constant:         for (l = 0; l < EG_SOFT_LANES; l++) out[l] = k[c]; break;
+    case WGPUBlendFactor_OneMinusConstant: for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 1.0f - k[c]; break;
+    default:                               for (l = 0; l < EG_SOFT_LANES; l++) out[l] = 1.0f; break;
+    }
+}
+
+void eg_soft_blend_block(const eg_soft_blend_t *b, const float constant[4], bool clamp,
+                         const eg_soft_vec4_t *src_in, eg_soft_vec4_t *dst, eg_soft_mask_t mask)
+{
+    /* Lanes outside mask are computed too (branch-free loops vectorise): their values are
+     * undefined afterwards and the caller never stores them. */
+    (void)mask;
+    eg_soft_vec4_t src = *src_in;
+    float k[4] = { constant[0], constant[1], constant[2], constant[3] };
+    if (clamp) {
+        /* Fixed-point targets: source and constant are clamped to [0, 1] before blending
+         * (Vulkan "Blend operations", which WebGPU follows). */
+        for (uint32_t c = 0; c < 4; c++) {
+            k[c] = clamp01(k[c]);
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) src.c[c].f[l] = clamp01(src.c[c].f[l]);
+        }
+    }
+    float sf[EG_SOFT_LANES], df[EG_SOFT_LANES];
+    for (uint32_t c = 0; c < 4; c++) {
+        uint32_t op = c == 3u ? b->op_a : b->op_c;
+        float *d = dst->c[c].f;
+        const float *s = src.c[c].f;
+        if (op == WGPUBlendOperation_Min || op == WGPUBlendOperation_Max) {
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+                bool lt = s[l] < d[l];
+                d[l] = (op == WGPUBlendOperation_Min) == lt ? s[l] : d[l];
+            }
+            continue;
+        }
+        blend_factor(c == 3u ? b->src_a : b->src_c, c, &src, dst, k, sf);
+        blend_factor(c == 3u ? b->dst_a : b->dst_c, c, &src, dst, k, df);
+        /* every lane (branch-free, vectorisable); the caller stores only the masked ones */
+        if (op == WGPUBlendOperation_Subtract)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) d[l] = s[l] * sf[l] - d[l] * df[l];
+        else if (op == WGPUBlendOperation_ReverseSubtract)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) d[l] = d[l] * df[l] - s[l] * sf[l];
+        else
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) d[l] = s[l] * sf[l] + d[l] * df[l];
+    }
+}
+
+/* ---- depth / stencil primitives ---- */
+
+bool eg_soft_compare(uint32_t compare, float a, float b)
+{
+    switch (compare) {
+    case WGPUCompareFunction_Never:        return false;
+    case WGPUCompareFunction_Less:         return a < b;
+    case WGPUCompareFunction_Equal:        return a == b;
+    case WGPUCompareFunction_LessEqual:    return a <= b;
+    case WGPUCompareFunction_Greater:      return a > b;
+    case WGPUCompareFunction_NotEqual:     return a != b;
+    case WGPUCompareFunction_GreaterEqual: return a >= b;
+    default:                               return true;
+    }
+}
+
+uint8_t eg_soft_stencil_op(uint32_t op, uint8_t s, uint8_t ref)
+{
+    switch (op) {
+    case WGPUStencilOperation_Zero:           return 0;
+    case WGPUStencilOperation_Replace:        return ref;
+    case WGPUStencilOperation_Invert:         return (uint8_t)~s;
+    case WGPUStencilOperation_IncrementClamp: return s == 255u ? s : (uint8_t)(s + 1u);
+    case WGPUStencilOperation_DecrementClamp: return s == 0u ? s : (uint8_t)(s - 1u);
+    case WGPUStencilOperation_IncrementWrap:  return (uint8_t)(s + 1u);
+    case WGPUStencilOperation_DecrementWrap:  return (uint8_t)(s - 1u);
+    default:                                  return s;
+    }
+}
+
+#endif /* EMGPU_HAL_SOFT */

@@ -1,0 +1,295 @@
+/* hal/soft shader VM interpreter: control flow, memory, interface; vertex/fragment entry. */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_internal.h"
+#include "hal/soft/soft_texel.h"
+#include "hal/soft/soft_vm.h"
+#include "kernel/api/bind_group.h"
+
+void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
+               const eg_soft_reg_t *c);
+void eg_vm_image(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_inst_t *in);
+
+#define L_ for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+
+static const eg_soft_reg_t zero_reg;
+
+static inline const eg_soft_reg_t *rd(const eg_soft_program_t *p, const eg_vm_state_t *st, uint32_t r)
+{
+    if (r == EG_VM_NONE) return &zero_reg;
+    return r >= EG_VM_CONST_BASE ? &p->consts[r - EG_VM_CONST_BASE] : &st->regs[r];
+}
+
+static eg_soft_mask_t mask_of(const eg_soft_reg_t *r)
+{
+    eg_soft_mask_t m = 0;
+    L_ m |= (eg_soft_mask_t)(r->u[l] != 0) << l;
+    return m;
+}
+
+/* Writes the lanes of m from t into d. */
+static void commit(eg_soft_reg_t *d, const eg_soft_reg_t *t, eg_soft_mask_t m)
+{
+    if (m == EG_SOFT_ALL_LANES) { *d = *t; return; }
+    L_ if (m >> l & 1u) d->u[l] = t->u[l];
+}
+
+/* Adds lanes to a block's pending mask; a back edge (target at or before pc) jumps there. */
+static void branch(const eg_soft_program_t *p, eg_vm_state_t *st, uint32_t target, eg_soft_mask_t lanes,
+                   uint32_t at, uint32_t *jump)
+{
+    if (!lanes) return;
+    st->pending[target] |= lanes;
+    uint32_t t = p->block_pc[target];
+    if (t <= at && t < *jump) *jump = t;
+}
+
+/* Byte address of a 4-byte access in a bound range, or NULL when any byte is outside. */
+static inline uint8_t *in_range(uint8_t *mem, uint32_t size_B, uint32_t off_B)
+{
+    return mem && size_B >= 4 && off_B <= size_B - 4u && (off_B & 3u) == 0 ? mem + off_B : NULL;
+}
+
+static uint32_t load32(const uint8_t *p) { uint32_t v; eg_memcpy(&v, p, 4); return v; }
+static void store32(uint8_t *p, uint32_t v) { eg_memcpy(p, &v, 4); }
+
+static uint32_t atomic_apply(uint32_t kind, uint32_t old, uint32_t v, uint32_t cmp)
+{
+    switch (kind) {
+    case EG_VM_ATOM_STORE: case EG_VM_ATOM_XCHG: return v;
+    case EG_VM_ATOM_CMPXCHG: return old == cmp ? v : old;
+    case EG_VM_ATOM_IADD: return old + v;
+    case EG_VM_ATOM_ISUB: return old - v;
+    case EG_VM_ATOM_SMIN: return (int32_t)v < (int32_t)old ? v : old;
+    case EG_VM_ATOM_UMIN: return v < old ? v : old;
+    case EG_VM_ATOM_SMAX: return (int32_t)v > (int32_t)old ? v : old;
+    case EG_VM_ATOM_UMAX: return v > old ? v : old;
+    case EG_VM_ATOM_AND: return old & v;
+    case EG_VM_ATOM_OR: return old | v;
+    case EG_VM_ATOM_XOR: return old ^ v;
+    default: return old;   /* LOAD */
+    }
+}
+
+/* Atomics run lane by lane in lane order: deterministic, and nothing runs concurrently. */
+static void atomic(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_inst_t *in, eg_soft_reg_t *t)
+{
+    const eg_soft_reg_t *off = rd(p, st, in->a), *v = rd(p, st, in->b), *cmp = rd(p, st, in->c);
+    uint32_t kind = in->d & 0x7fu;
+    bool wg = in->d & 0x80u;
+    uint8_t *mem = wg ? st->wg_mem : st->res->mem[in->d >> 8];
+    uint32_t size = wg ? st->wg_mem_B : st->res->size_B[in->d >> 8];
+    L_ {
+        t->u[l] = 0;
+        if (!(st->exec >> l & 1u)) continue;
+        uint8_t *a = in_range(mem, size, (in->a == EG_VM_NONE ? 0u : off->u[l]) + in->imm);
+        if (!a) continue;
+        uint32_t old = load32(a);
+        t->u[l] = old;
+        if (kind != EG_VM_ATOM_LOAD && (st->side >> l & 1u)) store32(a, atomic_apply(kind, old, v->u[l], cmp->u[l]));
+    }
+}
+
+static void load_sys(eg_vm_state_t *st, uint32_t sel, eg_soft_reg_t *t, const eg_soft_program_t *p)
+{
+    const eg_soft_invocation_t *inv = st->inv;
+    const uint32_t one[3] = { 1, 1, 1 }, *wg = p->info.workgroup_size[0] ? p->info.workgroup_size : one;
+    L_ {
+        uint32_t li = st->local_index0 + l, lid[3] = { li % wg[0], li / wg[0] % wg[1], li / (wg[0] * wg[1]) };
+        switch (sel) {
+        case EG_VM_SYS_VERTEX_INDEX: t->u[l] = inv->vertex_index.u[l]; break;
+        case EG_VM_SYS_INSTANCE_INDEX: t->u[l] = inv->instance_index.u[l]; break;
+        case EG_VM_SYS_FRAG_COORD: case EG_VM_SYS_FRAG_COORD + 1: case EG_VM_SYS_FRAG_COORD + 2:
+        case EG_VM_SYS_FRAG_COORD + 3:
+            t->u[l] = inv->position.c[sel - EG_VM_SYS_FRAG_COORD].u[l];
+            break;
+        case EG_VM_SYS_FRONT_FACING: t->u[l] = inv->front_facing >> l & 1u; break;
+        case EG_VM_SYS_LOCAL_INDEX: t->u[l] = li; break;
+        case EG_VM_SYS_SAMPLE_ID: t->u[l] = 0; break;
+        case EG_VM_SYS_SAMPLE_MASK: t->u[l] = 1; break;
+        default:
+            if (sel >= EG_VM_SYS_LOCAL_ID && sel < EG_VM_SYS_LOCAL_ID + 3) t->u[l] = lid[sel - EG_VM_SYS_LOCAL_ID];
+            else if (sel < EG_VM_SYS_GLOBAL_ID + 3)
+                t->u[l] = st->wg_id[sel - EG_VM_SYS_GLOBAL_ID] * wg[sel - EG_VM_SYS_GLOBAL_ID] + lid[sel - EG_VM_SYS_GLOBAL_ID];
+            else if (sel < EG_VM_SYS_WG_ID + 3) t->u[l] = st->wg_id[sel - EG_VM_SYS_WG_ID];
+            else if (sel < EG_VM_SYS_NUM_WG + 3) t->u[l] = st->num_wg[sel - EG_VM_SYS_NUM_WG];
+            else t->u[l] = 0;
+        }
+    }
+}
+
+/* Memory and interface instructions (everything that is neither ALU nor control). */
+static void memory_op(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_inst_t *in, eg_soft_reg_t *t)
+{
+    const eg_soft_reg_t *a = rd(p, st, in->a);
+    bool dyn = in->a != EG_VM_NONE;
+    eg_soft_mask_t store = st->exec & st->side;
+    switch (in->op) {
+    case EG_VM_LDI: {
+        uint32_t maxd = in->imm >> 16, off = in->imm & 0xffffu;
+        L_ { uint32_t i = a->u[l] < maxd ? a->u[l] : maxd; t->u[l] = st->regs[in->b + off + i].u[l]; }
+        break;
+    }
+    case EG_VM_STI: {
+        uint32_t maxd = in->imm >> 16, off = in->imm & 0xffffu;
+        const eg_soft_reg_t *v = rd(p, st, in->c);
+        L_ if (st->exec >> l & 1u) {
+            uint32_t i = a->u[l] < maxd ? a->u[l] : maxd;
+            st->regs[in->b + off + i].u[l] = v->u[l];
+        }
+        break;
+    }
+    case EG_VM_LDBUF: case EG_VM_LDWG: {
+        uint8_t *mem = in->op == EG_VM_LDWG ? st->wg_mem : st->res->mem[in->d];
+        uint32_t size = in->op == EG_VM_LDWG ? st->wg_mem_B : st->res->size_B[in->d];
+        L_ {
+            const uint8_t *q = in_range(mem, size, (dyn ? a->u[l] : 0u) + in->imm);
+            t->u[l] = q && (st->exec >> l & 1u) ? load32(q) : 0u;
+        }
+        break;
+    }
+    case EG_VM_STBUF: case EG_VM_STWG: {
+        uint8_t *mem = in->op == EG_VM_STWG ? st->wg_mem : st->res->mem[in->d];
+        uint32_t size = in->op == EG_VM_STWG ? st->wg_mem_B : st->res->size_B[in->d];
+        const eg_soft_reg_t *v = rd(p, st, in->b);
+        L_ if (store >> l & 1u) {
+            uint8_t *q = in_range(mem, size, (dyn ? a->u[l] : 0u) + in->imm);
+            if (q) store32(q, v->u[l]);
+        }
+        break;
+    }
+    case EG_VM_BUFLEN: {
+        uint32_t size = st->res->size_B[in->d], n = size > in->imm ? (size - in->imm) / in->c : 0u;
+        L_ t->u[l] = n;
+        break;
+    }
+    case EG_VM_ATOM: atomic(p, st, in, t); break;
+    case EG_VM_LD_IN: L_ t->u[l] = st->inv->in[in->imm >> 2].c[in->imm & 3u].u[l]; break;
+    case EG_VM_LD_SYS: load_sys(st, in->imm, t, p); break;
+    case EG_VM_ST_OUT: commit(&st->inv->out[in->imm >> 2].c[in->imm & 3u], a, st->exec); break;
+    case EG_VM_ST_POS: commit(&st->inv->position.c[in->imm], a, st->exec); break;
+    case EG_VM_ST_DEPTH: commit(&st->inv->frag_depth, a, st->exec); break;
+    case EG_VM_UNPACK_H2: L_ t->f[l] = eg_soft_f16_to_f32((uint16_t)(a->u[l] >> (16u * in->imm))); break;
+    default: break;
+    }
+}
+
+static bool writes_dst(uint32_t op)
+{
+    return op != EG_VM_STI && op != EG_VM_STBUF && op != EG_VM_STWG && op != EG_VM_ST_OUT &&
+           op != EG_VM_ST_POS && op != EG_VM_ST_DEPTH && op != EG_VM_TEXSTORE && op != EG_VM_ARGS;
+}
+
+static bool is_memory(uint32_t op)
+{
+    return (op >= EG_VM_LD_IN && op <= EG_VM_ATOM) || op == EG_VM_UNPACK_H2;
+}
+
+void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
+{
+    const eg_vm_inst_t *code = p->code;
+    uint32_t pc = st->pc;
+    eg_soft_reg_t t;
+    for (;;) {
+        const eg_vm_inst_t *in = &code[pc++];
+        switch (in->op) {
+        case EG_VM_END:
+            st->done = true;
+            st->pc = pc - 1u;
+            return;
+        case EG_VM_BLOCK:
+            st->exec = st->pending[in->imm] & st->alive;
+            st->pending[in->imm] = 0;
+            if (!st->exec) pc = (uint32_t)in->a | (uint32_t)in->b << 16;
+            continue;
+        case EG_VM_BR: case EG_VM_BRC: case EG_VM_SWITCH: {
+            uint32_t at = pc - 1u, jump = ~0u;
+            eg_soft_mask_t m = st->exec;
+            if (in->op == EG_VM_BR) {
+                branch(p, st, in->imm, m, at, &jump);
+            } else if (in->op == EG_VM_BRC) {
+                eg_soft_mask_t c = mask_of(rd(p, st, in->a));
+                branch(p, st, in->imm, m & c, at, &jump);
+                branch(p, st, in->d, m & ~c, at, &jump);
+            } else {
+                const eg_soft_reg_t *sel = rd(p, st, in->a);
+                for (uint32_t k = 0; k < in->c; k++) {
+                    const eg_vm_inst_t *cs = &code[pc + k];
+                    eg_soft_mask_t hit = 0;
+                    L_ hit |= (eg_soft_mask_t)(sel->u[l] == cs->imm) << l;
+                    branch(p, st, cs->d, m & hit, at, &jump);
+                    m &= ~hit;
+                }
+                branch(p, st, in->imm, m, at, &jump);
+                pc += in->c;
+            }
+            st->exec = 0;
+            if (jump != ~0u) pc = jump;
+            continue;
+        }
+        case EG_VM_KILL:
+            st->alive &= ~st->exec;
+            st->exec = 0;
+            continue;
+        case EG_VM_BARRIER:
+            st->pc = pc;
+            return;
+        case EG_VM_MASK_AND: st->saved = st->exec; st->exec &= mask_of(rd(p, st, in->a)); continue;
+        case EG_VM_MASK_ANDN: st->saved = st->exec; st->exec &= ~mask_of(rd(p, st, in->a)); continue;
+        case EG_VM_MASK_RESTORE: st->exec = st->saved; continue;
+        case EG_VM_CASE: continue;
+        default:
+            break;
+        }
+        if (!st->exec) continue;
+        if (is_memory(in->op)) memory_op(p, st, in, &t);
+        else if (in->op >= EG_VM_SAMPLE) { eg_vm_image(p, st, in); continue; }
+        else eg_vm_alu(in->op, &t, rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
+        if (writes_dst(in->op) && in->dst != EG_VM_NONE) commit(&st->regs[in->dst], &t, st->exec);
+    }
+}
+
+/* Resolves the program's resource slots against the bound groups (offsets, sizes, objects). */
+void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_res_t *res)
+{
+    for (uint32_t i = 0; i < p->slot_count; i++) {
+        const eg_vm_slot_t *s = &p->slots[i];
+        const eg_bind_group_t *bg = bound ? bound->groups[s->group] : NULL;
+        res->mem[i] = NULL;
+        res->size_B[i] = 0;
+        res->obj[i] = NULL;
+        if (!bg || s->entry >= bg->entry_count) continue;
+        const eg_bind_entry_t *e = &bg->entries[s->entry];
+        if (e->buffer) {
+            uint64_t off = e->offset_B, size = e->size_B, buf_B = e->buffer->size_B;
+            if (s->dynamic) off += bound->dynamic_offsets[s->group][s->dynamic - 1u];
+            if (off > buf_B) off = buf_B;
+            if (size > buf_B - off) size = buf_B - off;        /* never past the buffer */
+            if (size > 0xfffffff0u) size = 0xfffffff0u;
+            res->mem[i] = eg_soft_buffer_mem(e->buffer) ? eg_soft_buffer_mem(e->buffer) + off : NULL;
+            res->size_B[i] = (uint32_t)size;
+        } else if (e->view) {
+            res->obj[i] = e->view;
+        } else {
+            res->obj[i] = e->sampler;
+        }
+    }
+}
+
+void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv)
+{
+    eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+    eg_soft_mask_t pending[EMGPU_SOFT_VM_MAX_BLOCKS];
+    eg_vm_res_t bound;
+    eg_vm_bind(p, res, &bound);
+    eg_memset(pending, 0, p->block_count * sizeof pending[0]);
+    eg_vm_state_t st = { .regs = regs, .pending = pending, .exec = inv->active, .alive = inv->active,
+                         .side = inv->active & ~inv->helper, .inv = inv, .res = &bound };
+    pending[0] = inv->active;
+    eg_vm_run(p, &st);
+    inv->active = st.alive;
+}
+
+#endif /* EMGPU_HAL_SOFT */

@@ -1,0 +1,179 @@
+/* GLES backend behaviour (hal/gles): 3.0 fallback limits, view rejection, BGRA byte order, the
+ * program cache knob. Runs with EMGPU_TEST_BACKEND=gles on a build with EMGPU_HAL_GLES=1;
+ * skips elsewhere. */
+#include <string.h>
+
+#include "config/emgpu_config.h"
+#include "tests/harness/test_device.h"
+#include "tests/shaders/spv_embed.h"
+#include "tests/unit/cmd_test_util.h"
+
+#if EMGPU_HAL_GLES
+void eg_gl_force_es30(bool on);   /* hal/gles/gl_device.c test hook (as EMGPU_GLES_FORCE_30=1) */
+#endif
+
+static WGPUDevice gles_device(void)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (d && strcmp(eg_test_backend(), "gles") != 0) {
+        eg_test_device_release();
+        return NULL;
+    }
+    return d;
+}
+
+#define GLES_DEVICE(d) \
+    WGPUDevice d = gles_device(); \
+    if (!d) EG_SKIP("needs EMGPU_TEST_BACKEND=gles and EMGPU_HAL_GLES=1")
+
+/* Issue #6: on a GLES 3.0 context compute, storage buffers and storage textures do not exist;
+ * the adapter reports them as 0 instead of crashing later. */
+EG_TEST(gles, es30_fallback_reports_no_compute_or_storage)
+{
+#if EMGPU_HAL_GLES
+    eg_gl_force_es30(true);
+    WGPUDevice d = gles_device();
+    if (!d) {
+        eg_gl_force_es30(false);
+        EG_SKIP("needs EMGPU_TEST_BACKEND=gles and EMGPU_HAL_GLES=1");
+    }
+    WGPULimits l = WGPU_LIMITS_INIT;
+    EG_ASSERT(wgpuDeviceGetLimits(d, &l) == WGPUStatus_Success);
+    EG_EXPECT_EQ_U(l.maxStorageBuffersPerShaderStage, 0);
+    EG_EXPECT_EQ_U(l.maxStorageTexturesPerShaderStage, 0);
+    EG_EXPECT_EQ_U(l.maxComputeInvocationsPerWorkgroup, 0);
+    EG_EXPECT_EQ_U(l.maxComputeWorkgroupsPerDimension, 0);
+    /* Render limits stay: GLES 3.0 guarantees 4 draw buffers and 2048 texels. */
+    EG_EXPECT(l.maxColorAttachments >= 4);
+    EG_EXPECT(l.maxTextureDimension2D >= 2048);
+    eg_test_device_release();
+    eg_gl_force_es30(false);
+    d = gles_device();
+    EG_ASSERT(d != NULL);
+    EG_ASSERT(wgpuDeviceGetLimits(d, &l) == WGPUStatus_Success);
+    EG_EXPECT(l.maxStorageBuffersPerShaderStage >= 4);   /* GLES 3.1 guarantees 4 (compute) */
+    eg_test_device_release();
+#else
+    EG_SKIP("EMGPU_HAL_GLES is 0 in this build");
+#endif
+}
+
+/* GLES has no texture views: sampling one layer of a 2D array as a 2D texture is reported at
+ * bind group creation, with a message saying why and what to do. */
+EG_TEST(gles, layer_view_rejected_with_message)
+{
+    GLES_DEVICE(d);
+    WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
+    td.usage = WGPUTextureUsage_TextureBinding;
+    td.size = (WGPUExtent3D){ 4, 4, 2 };
+    td.format = WGPUTextureFormat_RGBA8Unorm;
+    WGPUTexture t = wgpuDeviceCreateTexture(d, &td);
+    WGPUTextureViewDescriptor vd = WGPU_TEXTURE_VIEW_DESCRIPTOR_INIT;
+    vd.dimension = WGPUTextureViewDimension_2D;
+    vd.baseArrayLayer = 1;
+    vd.arrayLayerCount = 1;
+    WGPUTextureView v = wgpuTextureCreateView(t, &vd);
+    EG_EXPECT_NO_ERROR();   /* the view itself is fine: it could still be a render attachment */
+    WGPUBindGroupLayoutEntry le = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+    le.binding = 0;
+    le.visibility = WGPUShaderStage_Fragment;
+    le.texture.sampleType = WGPUTextureSampleType_Float;
+    le.texture.viewDimension = WGPUTextureViewDimension_2D;
+    WGPUBindGroupLayoutDescriptor bld = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+    bld.entryCount = 1;
+    bld.entries = &le;
+    WGPUBindGroupLayout bgl = wgpuDeviceCreateBindGroupLayout(d, &bld);
+    WGPUBindGroupEntry be = WGPU_BIND_GROUP_ENTRY_INIT;
+    be.binding = 0;
+    be.textureView = v;
+    WGPUBindGroupDescriptor gd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    gd.layout = bgl;
+    gd.entryCount = 1;
+    gd.entries = &be;
+    WGPUBindGroup g = wgpuDeviceCreateBindGroup(d, &gd);
+    /* The backend's own error comes first (the kernel adds its generic HAL failure after it). */
+    EG_EXPECT(eg_test_err.count >= 1);
+    EG_EXPECT_EQ_U(eg_test_err.code, EG_E_GLES_VIEW_UNSUPPORTED);
+    EG_EXPECT_STR_CONTAINS(eg_test_err.message, "GLES has no texture views");
+    EG_EXPECT_STR_CONTAINS(eg_test_err.message, "layers 1..1 of 2");
+    eg_test_errors_reset();
+    wgpuBindGroupRelease(g);
+    wgpuBindGroupLayoutRelease(bgl);
+    wgpuTextureViewRelease(v);
+    wgpuTextureRelease(t);
+    eg_test_device_release();
+}
+
+/* BGRA8 has no GLES storage: it is kept as RGBA and swapped at upload and readback, so the
+ * bytes written come back unchanged (WebGPU copies are byte-exact). */
+EG_TEST(gles, bgra8_bytes_round_trip)
+{
+    GLES_DEVICE(d);
+    WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
+    td.usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc;
+    td.size = (WGPUExtent3D){ 2, 2, 1 };
+    td.format = WGPUTextureFormat_BGRA8Unorm;
+    WGPUTexture t = wgpuDeviceCreateTexture(d, &td);
+    const uint8_t px[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    WGPUTexelCopyTextureInfo dst = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+    dst.texture = t;
+    WGPUTexelCopyBufferLayout lay = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
+    lay.bytesPerRow = 8;
+    lay.rowsPerImage = 2;
+    WGPUExtent3D sz = { 2, 2, 1 };
+    wgpuQueueWriteTexture(eg_test_queue(), &dst, px, sizeof px, &lay, &sz);
+    WGPUBuffer b = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 512);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPUTexelCopyBufferInfo bi = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
+    bi.buffer = b;
+    bi.layout.bytesPerRow = 256;
+    bi.layout.rowsPerImage = 2;
+    wgpuCommandEncoderCopyTextureToBuffer(e, &dst, &bi, &sz);
+    t_submit(e);
+    uint8_t out[512];
+    EG_ASSERT(t_readback(d, b, 0, sizeof out, out));
+    EG_EXPECT(memcmp(out, px, 8) == 0);          /* row 0 */
+    EG_EXPECT(memcmp(out + 256, px + 8, 8) == 0);/* row 1 at bytesPerRow */
+    EG_EXPECT_NO_ERROR();
+    wgpuBufferRelease(b);
+    wgpuTextureRelease(t);
+    eg_test_device_release();
+}
+
+/* Exhaustion of EMGPU_GLES_PROGRAM_CACHE: reachable only when a build sets it below the pipeline
+ * pools (make ... EXTRA_CFLAGS="-DEMGPU_HAL_GLES=1 -DEMGPU_GLES_PROGRAM_CACHE=2"). Three compute
+ * pipelines of three modules need three programs; the third fails naming the knob. */
+EG_TEST(gles, program_cache_full_names_knob)
+{
+#if EMGPU_HAL_GLES && EMGPU_GLES_PROGRAM_CACHE < 3
+    GLES_DEVICE(d);
+    static const char *const mods[3] = { "vm_alu.comp", "vm_flow.comp", "vm_scan.comp" };
+    WGPUShaderModule m[3];
+    WGPUComputePipeline p[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        const eg_test_spv_t *spv = eg_test_spv(mods[i]);
+        EG_ASSERT(spv != NULL);
+        WGPUShaderSourceSPIRV src = { .chain = { .sType = WGPUSType_ShaderSourceSPIRV },
+                                      .codeSize = spv->word_count, .code = spv->words };
+        WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+        md.nextInChain = &src.chain;
+        m[i] = wgpuDeviceCreateShaderModule(d, &md);
+        WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+        cd.compute.module = m[i];
+        p[i] = wgpuDeviceCreateComputePipeline(d, &cd);
+        if (i < 2) EG_EXPECT_NO_ERROR();
+    }
+    EG_EXPECT(eg_test_err.count >= 1);
+    EG_EXPECT_EQ_U(eg_test_err.type, WGPUErrorType_OutOfMemory);
+    EG_EXPECT_EQ_U(eg_test_err.code, EG_E_GLES_PROGRAM_CACHE_FULL);
+    EG_EXPECT_STR_CONTAINS(eg_test_err.message, "EMGPU_GLES_PROGRAM_CACHE = 2");
+    eg_test_errors_reset();
+    for (uint32_t i = 0; i < 3; i++) {
+        wgpuComputePipelineRelease(p[i]);
+        wgpuShaderModuleRelease(m[i]);
+    }
+    eg_test_device_release();
+#else
+    EG_SKIP("needs EMGPU_HAL_GLES=1 with EMGPU_GLES_PROGRAM_CACHE < 3 (the default covers every pipeline slot)");
+#endif
+}

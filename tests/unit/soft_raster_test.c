@@ -1,0 +1,333 @@
+/* Unit tests of hal/soft rasterizer internals: fill rule, blend math, depth/stencil, vertex fetch,
+ * render-target packing, sample positions. Expected values are worked out by hand in comments. */
+#include "config/emgpu_config.h"
+#include "tests/harness/harness.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+
+static int32_t px256(float v) { return eg_soft_snap(v); }
+
+/* Every pixel centre of an 8x8 square covered exactly once by two triangles sharing the
+ * diagonal, and by a fan of 6 triangles around an off-grid centre (shared edges in every
+ * direction). A centre on no edge is inside the square iff it is inside; square edges at
+ * integer coordinates never pass through centres. */
+EG_TEST(soft_raster, fill_rule_shared_edges)
+{
+    const float sq[4][2] = { { 0, 0 }, { 8, 0 }, { 8, 8 }, { 0, 8 } };
+    unsigned cnt[8][8] = { { 0 } };
+    const int tris[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
+    for (int t = 0; t < 2; t++) {
+        int32_t x[3], y[3];
+        for (int i = 0; i < 3; i++) { x[i] = px256(sq[tris[t][i]][0]); y[i] = px256(sq[tris[t][i]][1]); }
+        for (int py = 0; py < 8; py++)
+            for (int px = 0; px < 8; px++) cnt[py][px] += eg_soft_covers(x, y, px, py);
+    }
+    /* fan around (3.5, 4.5): the centre itself is a pixel centre lying on every shared edge */
+    const float ring[6][2] = { { 0, 0 }, { 8, 0 }, { 8, 4.5f }, { 8, 8 }, { 0, 8 }, { 0, 4.5f } };
+    unsigned fan[8][8] = { { 0 } };
+    for (int t = 0; t < 6; t++) {
+        int32_t x[3] = { px256(3.5f), px256(ring[t][0]), px256(ring[(t + 1) % 6][0]) };
+        int32_t y[3] = { px256(4.5f), px256(ring[t][1]), px256(ring[(t + 1) % 6][1]) };
+        for (int py = 0; py < 8; py++)
+            for (int px = 0; px < 8; px++) fan[py][px] += eg_soft_covers(x, y, px, py);
+    }
+    for (int py = 0; py < 8; py++)
+        for (int px = 0; px < 8; px++) {
+            EG_EXPECT_EQ_U(cnt[py][px], 1);
+            EG_EXPECT_EQ_U(fan[py][px], 1);
+        }
+}
+
+/* Top-left rule: a centre exactly on a top or left edge is inside, on a bottom or right edge
+ * outside (y down). Pixel (0, 0) has its centre at (0.5, 0.5). */
+EG_TEST(soft_raster, fill_rule_top_left)
+{
+    int32_t x[3], y[3];
+    /* horizontal edge y = 0.5, interior below: top edge -> covered */
+    x[0] = px256(0); y[0] = px256(0.5f); x[1] = px256(8); y[1] = px256(0.5f); x[2] = px256(0); y[2] = px256(8.5f);
+    EG_EXPECT(eg_soft_covers(x, y, 0, 0));
+    /* same edge, interior above: bottom edge -> not covered */
+    y[2] = px256(-7.5f);
+    EG_EXPECT(!eg_soft_covers(x, y, 0, 0));
+    /* vertical edge x = 0.5, interior to the right: left edge -> covered */
+    x[0] = px256(0.5f); y[0] = px256(-1); x[1] = px256(0.5f); y[1] = px256(8); x[2] = px256(8); y[2] = px256(-1);
+    EG_EXPECT(eg_soft_covers(x, y, 0, 0));
+    /* interior to the left: right edge -> not covered */
+    x[2] = px256(-8);
+    EG_EXPECT(!eg_soft_covers(x, y, 0, 0));
+    /* the same triangle with the other winding covers the same pixels */
+    int32_t xr[3] = { x[0], x[2], x[1] }, yr[3] = { y[0], y[2], y[1] };
+    EG_EXPECT(!eg_soft_covers(xr, yr, 0, 0));
+    EG_EXPECT(eg_soft_covers(xr, yr, -1, 0));
+}
+
+static bool near(float a, float b) { float d = a - b; return d < 1e-6f && d > -1e-6f; }
+
+static void one_lane(eg_soft_vec4_t *v, float r, float g, float b, float a)
+{
+    eg_memset(v, 0, sizeof *v);
+    v->c[0].f[0] = r; v->c[1].f[0] = g; v->c[2].f[0] = b; v->c[3].f[0] = a;
+}
+
+/* Blend formulas (WebGPU "blend state"): src = (0.8, 0.4, 0.2, 0.5), dst = (0.2, 0.6, 1.0, 0.25). */
+EG_TEST(soft_raster, blend_math)
+{
+    const float k[4] = { 0.5f, 0.25f, 1.0f, 0.75f };
+    eg_soft_vec4_t s, d;
+    eg_soft_blend_t b = { 1, WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha,
+                          WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha, 15 };
+    one_lane(&s, 0.8f, 0.4f, 0.2f, 0.5f);
+    one_lane(&d, 0.2f, 0.6f, 1.0f, 0.25f);
+    eg_soft_blend_block(&b, k, true, &s, &d, 1u);
+    /* r = .8*.5 + .2*.5 = .5; g = .4*.5 + .6*.5 = .5; b = .1 + .5 = .6; a = .5 + .25*.5 = .625 */
+    EG_EXPECT(near(d.c[0].f[0], 0.5f) && near(d.c[1].f[0], 0.5f) && near(d.c[2].f[0], 0.6f) && near(d.c[3].f[0], 0.625f));
+
+    b.op_c = WGPUBlendOperation_ReverseSubtract; b.src_c = WGPUBlendFactor_Constant; b.dst_c = WGPUBlendFactor_Dst;
+    b.op_a = WGPUBlendOperation_Subtract; b.src_a = WGPUBlendFactor_SrcAlphaSaturated; b.dst_a = WGPUBlendFactor_OneMinusConstant;
+    one_lane(&d, 0.2f, 0.6f, 1.0f, 0.25f);
+    eg_soft_blend_block(&b, k, true, &s, &d, 1u);
+    /* rgb = dst*dst - src*k: .04 - .4 = -.36; .36 - .1 = .26; 1 - .2 = .8;
+     * a = src.a * 1 (SrcAlphaSaturated is 1 for alpha) - dst.a * (1 - .75) = .5 - .0625 = .4375 */
+    EG_EXPECT(near(d.c[0].f[0], -0.36f) && near(d.c[1].f[0], 0.26f) && near(d.c[2].f[0], 0.8f) && near(d.c[3].f[0], 0.4375f));
+
+    b.op_c = WGPUBlendOperation_Min; b.op_a = WGPUBlendOperation_Max;
+    one_lane(&d, 0.2f, 0.6f, 1.0f, 0.25f);
+    eg_soft_blend_block(&b, k, true, &s, &d, 1u);
+    /* min/max ignore the factors: (.2, .4, .2) and max(.5, .25) */
+    EG_EXPECT(near(d.c[0].f[0], 0.2f) && near(d.c[1].f[0], 0.4f) && near(d.c[2].f[0], 0.2f) && near(d.c[3].f[0], 0.5f));
+
+    /* SrcAlphaSaturated for color: min(src.a, 1 - dst.a) = min(.5, .75) = .5; unorm clamp of a
+     * source 1.5 to 1 first: r = 1 * .5 + 0 */
+    b.op_c = WGPUBlendOperation_Add; b.src_c = WGPUBlendFactor_SrcAlphaSaturated; b.dst_c = WGPUBlendFactor_Zero;
+    one_lane(&s, 1.5f, 0.4f, 0.2f, 0.5f);
+    one_lane(&d, 0.2f, 0.6f, 1.0f, 0.25f);
+    eg_soft_blend_block(&b, k, true, &s, &d, 1u);
+    EG_EXPECT(near(d.c[0].f[0], 0.5f) && near(d.c[1].f[0], 0.2f));
+}
+
+EG_TEST(soft_raster, stencil_ops_and_compare)
+{
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_Keep, 5, 9), 5);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_Zero, 5, 9), 0);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_Replace, 5, 9), 9);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_Invert, 5, 9), 250);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_IncrementClamp, 255, 9), 255);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_DecrementClamp, 0, 9), 0);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_IncrementWrap, 255, 9), 0);
+    EG_EXPECT_EQ_U(eg_soft_stencil_op(WGPUStencilOperation_DecrementWrap, 0, 9), 255);
+    EG_EXPECT(!eg_soft_compare(WGPUCompareFunction_Never, 1, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_Less, 1, 2) && !eg_soft_compare(WGPUCompareFunction_Less, 2, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_LessEqual, 2, 2) && !eg_soft_compare(WGPUCompareFunction_LessEqual, 3, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_Equal, 2, 2) && !eg_soft_compare(WGPUCompareFunction_Equal, 1, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_NotEqual, 1, 2) && !eg_soft_compare(WGPUCompareFunction_NotEqual, 2, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_Greater, 3, 2) && !eg_soft_compare(WGPUCompareFunction_Greater, 2, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_GreaterEqual, 2, 2) && !eg_soft_compare(WGPUCompareFunction_GreaterEqual, 1, 2));
+    EG_EXPECT(eg_soft_compare(WGPUCompareFunction_Always, 3, 2));
+}
+
+static float as_f(uint32_t u) { float f; eg_memcpy(&f, &u, 4); return f; }
+
+/* Vertex formats (WebGPU "vertex formats"): unorm c/(2^n-1), snorm max(c/(2^(n-1)-1), -1),
+ * integers raw, missing components (0, 0, 0, 1). */
+EG_TEST(soft_raster, vertex_fetch_formats)
+{
+    uint32_t o[4];
+    const uint8_t b8[4] = { 255, 128, 0, 51 };
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Unorm8x4)(b8, o);
+    EG_EXPECT(as_f(o[0]) == 1.0f && near(as_f(o[1]), 128.0f / 255.0f) && as_f(o[2]) == 0.0f && near(as_f(o[3]), 0.2f));
+    const uint8_t s8[2] = { 0x80, 0x7F };   /* -128 -> -1 (clamped), 127 -> 1 */
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Snorm8x2)(s8, o);
+    EG_EXPECT(as_f(o[0]) == -1.0f && as_f(o[1]) == 1.0f && as_f(o[2]) == 0.0f && as_f(o[3]) == 1.0f);
+    const uint8_t s16[4] = { 0xFE, 0xFF, 0x34, 0x12 };   /* -2, 0x1234 */
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Sint16x2)(s16, o);
+    EG_EXPECT_EQ_I((int32_t)o[0], -2);
+    EG_EXPECT_EQ_U(o[1], 0x1234);
+    EG_EXPECT_EQ_U(o[3], 1);                                /* integer w defaults to 1 */
+    const uint8_t h[4] = { 0x00, 0x3C, 0x00, 0xC0 };       /* half 1.0, -2.0 */
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Float16x2)(h, o);
+    EG_EXPECT(as_f(o[0]) == 1.0f && as_f(o[1]) == -2.0f);
+    /* 10-10-10-2: r = 1023, g = 0, b = 512, a = 2 -> 1, 0, 512/1023, 2/3 */
+    uint32_t p = 1023u | 0u << 10 | 512u << 20 | 2u << 30;
+    const uint8_t pk[4] = { (uint8_t)p, (uint8_t)(p >> 8), (uint8_t)(p >> 16), (uint8_t)(p >> 24) };
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Unorm10_10_10_2)(pk, o);
+    EG_EXPECT(as_f(o[0]) == 1.0f && as_f(o[1]) == 0.0f && near(as_f(o[2]), 512.0f / 1023.0f) && near(as_f(o[3]), 2.0f / 3.0f));
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Unorm8x4BGRA)(b8, o);   /* B G R A in memory */
+    EG_EXPECT(as_f(o[0]) == 0.0f && as_f(o[2]) == 1.0f);
+    const uint8_t u16[2] = { 0xFF, 0xFF };
+    eg_soft_fetch_fn_for(WGPUVertexFormat_Unorm16)(u16, o);
+    EG_EXPECT(as_f(o[0]) == 1.0f && as_f(o[1]) == 0.0f && as_f(o[3]) == 1.0f);
+}
+
+/* Render-target packing: unorm rounding, sRGB encode, RGB565 layout, write masks. */
+EG_TEST(soft_raster, target_pack_formats)
+{
+    uint8_t mem[4 * 16] = { 0 };
+    eg_soft_target_t t = { mem, 16, 4, 4, WGPUTextureFormat_RGBA8Unorm };
+    eg_soft_format_ops_t ops;
+    eg_soft_vec4_t v;
+    one_lane(&v, 1.0f, 0.5f, -1.0f, 0.2f);
+    eg_soft_format_ops(WGPUTextureFormat_RGBA8Unorm, &ops);
+    ops.pack(&t, mem, 1u, &v, 15u);
+    /* round(x * 255): 255, 127.5 + .5 -> 128, clamp -> 0, 51 */
+    EG_EXPECT(mem[0] == 255 && mem[1] == 128 && mem[2] == 0 && mem[3] == 51);
+    one_lane(&v, 0.0f, 0.0f, 0.0f, 0.0f);
+    ops.pack(&t, mem, 1u, &v, WGPUColorWriteMask_Green);   /* only g written */
+    EG_EXPECT(mem[0] == 255 && mem[1] == 0 && mem[3] == 51);
+
+    t.format = WGPUTextureFormat_BGRA8UnormSrgb;
+    eg_soft_format_ops(t.format, &ops);
+    one_lane(&v, 0.5f, 0.0f, 1.0f, 0.5f);
+    ops.pack(&t, mem, 1u, &v, 15u);
+    /* sRGB(0.5) = 1.055 * 0.5^(1/2.4) - 0.055 = 0.7354 -> 187.5 -> 188; memory order B G R A */
+    EG_EXPECT(mem[0] == 255 && mem[1] == 0 && mem[2] == 188 && mem[3] == 128);
+    ops.unpack(&t, mem, 1u, &v);
+    /* decode(188) = ((188 / 255 + .055) / 1.055)^2.4 = 0.50289 */
+    EG_EXPECT(v.c[2].f[0] == 1.0f && v.c[0].f[0] > 0.5028f && v.c[0].f[0] < 0.5030f);
+
+    t.format = EG_FORMAT_RGB565_VALUE; t.elem_B = t.block_B = 2;
+    eg_soft_format_ops(t.format, &ops);
+    one_lane(&v, 1.0f, 0.5f, 0.0f, 1.0f);
+    ops.pack(&t, mem, 1u, &v, 15u);
+    /* r 31 << 11, g round(31.5) = 32 << 5, b 0: 0xF800 | 0x0400 = 0xFC00 */
+    EG_EXPECT(mem[0] == 0x00 && mem[1] == 0xFC);
+    one_lane(&v, 0.0f, 0.0f, 1.0f, 1.0f);
+    ops.pack(&t, mem, 1u, &v, WGPUColorWriteMask_Blue);
+    EG_EXPECT(mem[0] == 0x1F && mem[1] == 0xFC);
+}
+
+/* A hand-built depth/stencil-only pipeline state (no fragment shader) over an 8x8 target. */
+typedef struct ds_fixture {
+    float depth[8 * 8 * 4];
+    uint8_t stencil[8 * 8 * 4];
+    eg_soft_fb_t fb;
+    struct eg_soft_raster_pipeline rs;
+    eg_soft_pass_state_t ps;
+    eg_soft_vtx_t v;
+} ds_fixture_t;
+
+static void ds_init(ds_fixture_t *f, uint32_t samples)
+{
+    eg_memset(f, 0, sizeof *f);
+    for (uint32_t i = 0; i < 8 * 8 * 4; i++) f->depth[i] = 1.0f;
+    f->fb.width_px = f->fb.height_px = 8;
+    f->fb.samples = samples;
+    f->fb.depth = (eg_soft_target_t){ (uint8_t *)f->depth, 8 * 4 * samples, 4 * samples, 4, WGPUTextureFormat_Depth24PlusStencil8 };
+    f->fb.stencil = (eg_soft_target_t){ f->stencil, 8 * samples, samples, 1, WGPUTextureFormat_Depth24PlusStencil8 };
+    f->rs.has_ds = f->rs.depth_test = f->rs.depth_write = f->rs.early_z = true;
+    f->rs.depth_compare = WGPUCompareFunction_Less;
+    f->rs.samples = samples;
+    f->rs.sample_mask = 0xFu;
+    f->rs.front_ccw = true;
+    f->rs.stencil_read_mask = f->rs.stencil_write_mask = 0xFF;
+    f->ps.fb = &f->fb;
+    f->ps.rs = &f->rs;
+    f->ps.vp_w = f->ps.vp_h = 8;
+    f->ps.vp_max_z = 1.0f;
+    f->ps.sc_x1 = f->ps.sc_y1 = 8;
+}
+
+static void ds_tri(ds_fixture_t *f, float x0, float y0, float x1, float y1, float x2, float y2, float z)
+{
+    eg_soft_tri_t t = { { x0, x1, x2 }, { y0, y1, y2 }, { z, z, z }, { 1, 1, 1 },
+                        { &f->v, &f->v, &f->v }, &f->v, true };
+    eg_soft_raster_triangle(&f->ps, &t);
+}
+
+EG_TEST(soft_raster, depth_stencil_triangle)
+{
+    static ds_fixture_t f;
+    ds_init(&f, 1);
+    /* (0,0) (0,8) (8,0): centre (x+.5, y+.5) inside iff x + y + 1 < 8; x + y = 7 lies on the
+     * hypotenuse, a bottom-right edge: excluded. So covered iff x + y <= 6: 28 pixels. */
+    ds_tri(&f, 0, 0, 0, 8, 8, 0, 0.5f);
+    unsigned n = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            bool in = x + y <= 6;
+            n += in;
+            EG_EXPECT(f.depth[y * 8 + x] == (in ? 0.5f : 1.0f));
+        }
+    EG_EXPECT_EQ_U(n, 28);
+    /* Full-screen at z = .6 with Less: fails where .5 is stored (stencil <- ref 7 by depthFail),
+     * passes elsewhere (stencil incremented to 1, depth .6). */
+    f.rs.stencil_test = true;
+    f.rs.stencil[0] = (eg_soft_stencil_face_t){ WGPUCompareFunction_Always, WGPUStencilOperation_Keep,
+                                                WGPUStencilOperation_Replace, WGPUStencilOperation_IncrementClamp };
+    f.rs.stencil[1] = f.rs.stencil[0];
+    f.ps.stencil_ref = 7;
+    ds_tri(&f, 0, 0, 0, 8, 8, 8, 0.6f);
+    ds_tri(&f, 0, 0, 8, 8, 8, 0, 0.6f);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            bool in = x + y <= 6;
+            EG_EXPECT_EQ_U(f.stencil[y * 8 + x], in ? 7u : 1u);
+            EG_EXPECT(f.depth[y * 8 + x] == (in ? 0.5f : 0.6f));
+        }
+    /* Stencil Equal 1 with a scissor of x < 3: only those pixels with stencil 1 pass; depth
+     * Always writes 0.25 there. */
+    f.rs.depth_compare = WGPUCompareFunction_Always;
+    f.rs.stencil[0].compare = f.rs.stencil[1].compare = WGPUCompareFunction_Equal;
+    f.rs.stencil[0].pass = f.rs.stencil[1].pass = WGPUStencilOperation_Keep;
+    f.rs.stencil[0].fail = f.rs.stencil[1].fail = WGPUStencilOperation_Keep;
+    f.ps.stencil_ref = 1;
+    f.ps.sc_x1 = 3;
+    ds_tri(&f, -1, -1, -1, 20, 20, -1, 0.25f);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            bool in = x + y <= 6;
+            float want = (!in && x < 3) ? 0.25f : in ? 0.5f : 0.6f;
+            EG_EXPECT(f.depth[y * 8 + x] == want);
+        }
+}
+
+/* 4x MSAA standard sample positions (x offsets .375, .875, .125, .625): a left edge at
+ * x = 0.5 covers samples 1 and 3 of pixel 0 only. Culling: a back-facing triangle with
+ * cullMode Back draws nothing. */
+EG_TEST(soft_raster, msaa_samples_and_cull)
+{
+    static ds_fixture_t f;
+    ds_init(&f, 4);
+    /* interior to the right of x = .5 */
+    ds_tri(&f, 0.5f, -1, 0.5f, 20, 20, -1, 0.5f);
+    for (uint32_t s = 0; s < 4; s++) {
+        bool want = s == 1 || s == 3;
+        EG_EXPECT(f.depth[(0 * 8 + 0) * 4 + s] == (want ? 0.5f : 1.0f));
+        EG_EXPECT(f.depth[(0 * 8 + 1) * 4 + s] == 0.5f);   /* pixel 1 fully inside */
+    }
+    ds_init(&f, 1);
+    f.rs.cull_back = true;
+    /* (0,0) (8,0) (0,8) in y-down window space is clockwise as seen in y-up NDC: back-facing */
+    ds_tri(&f, 0, 0, 8, 0, 0, 8, 0.5f);
+    EG_EXPECT(f.depth[0] == 1.0f);
+    ds_tri(&f, 0, 0, 0, 8, 8, 0, 0.5f);   /* counter-clockwise: front, drawn */
+    EG_EXPECT(f.depth[0] == 0.5f);
+}
+
+#endif /* EMGPU_HAL_SOFT */
+
+#if EMGPU_HAL_SOFT
+/* Depth bias (WebGPU "depth bias" = Vulkan's): bias = constant * r + slopeScale * max(|dz/dx|,
+ * |dz/dy|), clamped by depthBiasClamp when it is non-zero. Depth24Plus: r = 2^-24, so a
+ * constant of 2^20 adds 1/16. A ramp z = x_w / 8 has dz/dx = 1/8: slope scale 2 adds 1/4 at
+ * pixel (0, 0) whose centre depth is .5 / 8 = .0625. */
+EG_TEST(soft_raster, depth_bias)
+{
+    static ds_fixture_t f;
+    ds_init(&f, 1);
+    f.rs.depth_compare = WGPUCompareFunction_Always;
+    f.rs.ds_format = WGPUTextureFormat_Depth24Plus;
+    f.rs.depth_bias_units = (float)(1 << 20) / 16777216.0f;
+    ds_tri(&f, -1, -1, -1, 20, 20, -1, 0.5f);
+    EG_EXPECT(f.depth[0] == 0.5625f);
+    f.rs.depth_bias_units = 0.0f;
+    f.rs.depth_bias_slope = 2.0f;
+    eg_soft_tri_t t = { { 0, 0, 8 }, { -1, 20, -1 }, { 0, 0, 1 }, { 1, 1, 1 }, { &f.v, &f.v, &f.v }, &f.v, true };
+    eg_soft_raster_triangle(&f.ps, &t);
+    EG_EXPECT(near(f.depth[0], 0.3125f));
+    f.rs.depth_bias_clamp = 0.125f;
+    eg_soft_raster_triangle(&f.ps, &t);
+    EG_EXPECT(near(f.depth[0], 0.1875f));
+}
+#endif
