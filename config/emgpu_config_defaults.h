@@ -105,6 +105,11 @@
 #ifndef EMGPU_MAX_PASS_ENCODERS
 #define EMGPU_MAX_PASS_ENCODERS 8
 #endif
+/** Surfaces alive at once (wgpuInstanceCreateSurface: panels, fbdev). Cost: one
+ *  struct WGPUSurfaceImpl of RAM per slot (about 200 bytes). Range 1..65535. */
+#ifndef EMGPU_MAX_SURFACES
+#define EMGPU_MAX_SURFACES 2
+#endif
 
 /*====================
  * POOLS / binding: inline bounds of binding-model and pipeline objects
@@ -313,6 +318,12 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_VK_MEMORY_BLOCKS
 #define EMGPU_VK_MEMORY_BLOCKS 8
 #endif
+/** Blocks of each memory kind allocated when the device opens (0..EMGPU_VK_MEMORY_BLOCKS); the
+ *  rest are allocated on first need. Equal to EMGPU_VK_MEMORY_BLOCKS: no driver memory
+ *  allocation after device creation. A device whose driver refuses the reservation fails to open. */
+#ifndef EMGPU_VK_MEMORY_RESERVED_BLOCKS
+#define EMGPU_VK_MEMORY_RESERVED_BLOCKS 1
+#endif
 /** Allocator records per memory block (bounded metadata: 16 B each; about half as many live
  *  allocations per block are guaranteed). */
 #ifndef EMGPU_VK_MEMORY_RECORDS_PER_BLOCK
@@ -355,6 +366,11 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
  *  0 = the driver uses its own allocator. */
 #ifndef EMGPU_VK_HOST_ALLOC_ARENA
 #define EMGPU_VK_HOST_ALLOC_ARENA 0
+#endif
+/** 1: every fallible Vulkan call goes through a wrapper that tests can make fail
+ *  (hal/vulkan/vk_fault.h); costs one branch per such call. Set 0 for production boards. */
+#ifndef EMGPU_VK_FAULT_INJECTION
+#define EMGPU_VK_FAULT_INJECTION 1
 #endif
 #endif /* EMGPU_HAL_VULKAN */
 

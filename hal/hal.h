@@ -40,6 +40,7 @@ typedef enum eg_status {
 
 typedef struct eg_hal_device eg_hal_device_t;   /* backend-defined */
 struct eg_cmd_stream;
+struct eg_hal_present;                          /* surfaces: kernel/api/surface.h */
 
 /* Kernel object types, defined in kernel/api/<object>.h. */
 typedef struct WGPUBufferImpl eg_buffer_t;
@@ -135,6 +136,22 @@ typedef struct eg_hal_ops {
     uint64_t    (*completed_index)(eg_hal_device_t *dev);
     /* Blocks until `index` has finished or timeout_ns passes; returns completed_index(). */
     uint64_t    (*wait_index)(eg_hal_device_t *dev, uint64_t index, uint64_t timeout_ns);
+
+    /* ---- surfaces (helper "surface", kernel/api/surface.c): OPTIONAL, unlike the entries
+     * above. A backend without surfaces leaves all three NULL; configuring a surface with its
+     * device is then a validation error (SURFACE_UNSUPPORTED). ---- */
+    /* Creates tex's backend part over CPU memory the caller owns (a panel framebuffer, an fbdev
+     * mmap): the kernel guarantees tex is 2D, 1 mip, 1 sample, 1 layer, a color format, and that
+     * mem holds height rows of width * texel bytes, tightly packed (soft's layout), size_B bytes.
+     * The kernel calls texture_unwrap before the texture can reach texture_destroy. */
+    eg_status_t (*texture_wrap)(eg_hal_device_t *dev, eg_texture_t *tex, void *mem, size_t size_B);
+    /* Forgets the memory given to texture_wrap, so texture_destroy releases nothing of it. */
+    void        (*texture_unwrap)(eg_hal_device_t *dev, eg_texture_t *tex);
+    /* Converts tex (mip 0, layer 0; every submission using it has completed) into the panel's
+     * native pixels: into dst->mem, or strip by strip through dst->strip with dst->flush
+     * (struct eg_hal_present in kernel/api/surface.h). */
+    eg_status_t (*surface_present)(eg_hal_device_t *dev, const eg_texture_t *tex,
+                                   const struct eg_hal_present *dst);
 } eg_hal_ops_t;
 
 /* The backends compiled into this board (config EMGPU_HAL_*), in the board's preference order. */

@@ -5,6 +5,12 @@
 #define EMGPU_BOARD_NAME "host"
 #define EMGPU_HAL_SOFT 1
 #define EMGPU_HAL_NOOP 1
+#ifndef EMGPU_HAL_GLES
+#define EMGPU_HAL_GLES 1        /* llvmpipe through EGL in CI, any GLES 3.x driver on a board */
+#endif
+#ifndef EMGPU_HAL_VULKAN
+#define EMGPU_HAL_VULKAN 1      /* lavapipe in CI, any Vulkan driver on a desktop */
+#endif
 #define EMGPU_PORT_HAS_ENV 1
 #define EMGPU_DEBUG 1
 #define EMGPU_SOFT_HEAP_BYTES (16 * 1024 * 1024)

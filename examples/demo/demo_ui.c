@@ -46,7 +46,7 @@ static float icon_cover(int i, float x, float y, float *shade)
         return cover(r - tooth) * (1.0f - cover(r - 4.5f));
     }
     default: { /* power: a ring open at the top and a bar through the gap */
-        float open = cover(0.6f - fabsf(a)) ;
+        float open = cover((fabsf(a) - 0.6f) * r); /* 1 inside the gap at the top */
         float arc = ring(r, 10.0f, 1.8f) * (1.0f - open);
         float bar = cover(fmaxf(fabsf(cx) - 1.8f, fabsf(cy + 6.0f) - 7.0f));
         return fmaxf(arc, bar);

@@ -157,6 +157,9 @@ const eg_hal_ops_t eg_soft_ops = {
     .queue_submit = soft_queue_submit,
     .completed_index = soft_completed_index,
     .wait_index = soft_wait_index,
+    .texture_wrap = eg_soft_texture_wrap,
+    .texture_unwrap = eg_soft_texture_unwrap,
+    .surface_present = eg_soft_surface_present,
 };
 
 #endif /* EMGPU_HAL_SOFT */

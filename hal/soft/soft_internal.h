@@ -127,6 +127,12 @@ eg_status_t eg_soft_queue_write_texture(eg_hal_device_t *dev, eg_texture_t *tex,
 
 /* ---- entries implemented in other hal/soft files ---- */
 
+/* soft_surface.c (helper "surface"): the optional surface entries of eg_soft_ops. */
+eg_status_t eg_soft_texture_wrap(eg_hal_device_t *dev, eg_texture_t *tex, void *mem, size_t size_B);
+void        eg_soft_texture_unwrap(eg_hal_device_t *dev, eg_texture_t *tex);
+eg_status_t eg_soft_surface_present(eg_hal_device_t *dev, const eg_texture_t *tex,
+                                    const struct eg_hal_present *dst);
+
 /* soft_exec.c (helper "commands"): runs one recorded command stream to completion. */
 eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream);
 

@@ -385,33 +385,11 @@ static void depth_setup(frag_ctx_t *f)
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-void eg_soft_raster_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+/* Walks the pixel rectangle [px0, px1) x [py0, py1) in 4x4 blocks: whole-block reject /
+ * accept against the edges' extremes over the block, per-sample masks otherwise. */
+static void walk_blocks(frag_ctx_t *fp, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
 {
-    frag_ctx_t f;
-    f.ps = ps;
-    f.rs = ps->rs;
-    f.t = t;
-    int32_t X[3], Y[3];
-    for (uint32_t i = 0; i < 3; i++) { X[i] = eg_soft_snap(t->x[i]); Y[i] = eg_soft_snap(t->y[i]); }
-    if (!setup_edges(X, Y, &f.s)) return;
-    if (!f.rs->front_ccw) f.s.front = !f.s.front;
-    if (t->is_polygon && ((f.s.front && f.rs->cull_front) || (!f.s.front && f.rs->cull_back))) return;
-    f.samples = ps->fb->samples == 4u ? 4u : 1u;
-    f.sx = f.samples == 4u ? sample_x4 : sample_x1;
-    f.sy = f.samples == 4u ? sample_y4 : sample_y1;
-    depth_setup(&f);
-
-    int32_t minX = X[0], maxX = X[0], minY = Y[0], maxY = Y[0];
-    for (uint32_t i = 1; i < 3; i++) {
-        minX = X[i] < minX ? X[i] : minX;
-        maxX = X[i] > maxX ? X[i] : maxX;
-        minY = Y[i] < minY ? Y[i] : minY;
-        maxY = Y[i] > maxY ? Y[i] : maxY;
-    }
-    int64_t px0 = max64(minX >> EG_SOFT_SUBPIX_BITS, ps->sc_x0), px1 = min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_x1);
-    int64_t py0 = max64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0), py1 = min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1);
-    if (px0 >= px1 || py0 >= py1) return;
-
+    frag_ctx_t f = *fp;
     /* Per-lane and per-sample edge offsets from the block origin. */
     int64_t lane_off[3][EG_SOFT_LANES], samp_off[3][EG_SOFT_MAX_SAMPLES], ext[3][2];
     for (uint32_t i = 0; i < 3; i++) {
@@ -456,6 +434,35 @@ void eg_soft_raster_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t
             shade_block(&f, (uint32_t)bx0, (uint32_t)by0, cov);
         }
     }
+}
+
+void eg_soft_raster_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+{
+    frag_ctx_t f;
+    f.ps = ps;
+    f.rs = ps->rs;
+    f.t = t;
+    int32_t X[3], Y[3];
+    for (uint32_t i = 0; i < 3; i++) { X[i] = eg_soft_snap(t->x[i]); Y[i] = eg_soft_snap(t->y[i]); }
+    if (!setup_edges(X, Y, &f.s)) return;
+    if (!f.rs->front_ccw) f.s.front = !f.s.front;
+    if (t->is_polygon && ((f.s.front && f.rs->cull_front) || (!f.s.front && f.rs->cull_back))) return;
+    f.samples = ps->fb->samples == 4u ? 4u : 1u;
+    f.sx = f.samples == 4u ? sample_x4 : sample_x1;
+    f.sy = f.samples == 4u ? sample_y4 : sample_y1;
+    depth_setup(&f);
+
+    int32_t minX = X[0], maxX = X[0], minY = Y[0], maxY = Y[0];
+    for (uint32_t i = 1; i < 3; i++) {
+        minX = X[i] < minX ? X[i] : minX;
+        maxX = X[i] > maxX ? X[i] : maxX;
+        minY = Y[i] < minY ? Y[i] : minY;
+        maxY = Y[i] > maxY ? Y[i] : maxY;
+    }
+    int64_t px0 = max64(minX >> EG_SOFT_SUBPIX_BITS, ps->sc_x0), px1 = min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_x1);
+    int64_t py0 = max64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0), py1 = min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1);
+    if (px0 >= px1 || py0 >= py1) return;
+    walk_blocks(&f, px0, px1, py0, py1);
 }
 
 #endif /* EMGPU_HAL_SOFT */

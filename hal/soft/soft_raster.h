@@ -20,6 +20,16 @@
  * segment by 1/2 px on each side along the minor axis, filled with the polygon rules); points
  * as 1x1 px squares. Both reuse the triangle path.
  *
+ * NOT YET (issue #4): tile binning across draws (EMGPU_SOFT_TILE_PX) and tile-parallel worker
+ * threads (EMGPU_SOFT_THREADS). Triangles are rasterized immediately, in submission order,
+ * over their bounding box clipped to the scissor; binning only pays once draw state can be
+ * deferred across draws (a per-pass command list of setups + bound state), which is the next
+ * step and the prerequisite for threads. The planned UI fast path: at pipeline creation, mark
+ * pipelines whose fragment program is a passthrough of one varying or one texture sample (VM
+ * program info) with blend One/Zero or premultiplied/straight alpha; at draw time, a pair of
+ * triangles forming an axis-aligned rectangle with affine (w = 1) varyings is then filled row
+ * by row with per-format span functions, no VM call and no edge tests.
+ *
  * WORST CASE MEMORY: the vertex store holds EMGPU_SOFT_VERTEX_BATCH post-transform vertices of
  * (4 + 4 * EG_SOFT_MAX_LOCATIONS) floats; a batch holds at most EMGPU_SOFT_VERTEX_BATCH
  * primitives. Nothing else grows with the scene: there is no failure path for big draws.

@@ -477,13 +477,7 @@ static inline void fast_decode(fast_fmt_t f, const uint8_t *p, float o[4])
 
 /* Inlined into each call site of eg_soft_sample with constant (f, linear), so every loop is
  * specialised and carries no format or filter switch. */
-#if defined(__GNUC__) || defined(__clang__)
-#define FAST_INLINE inline __attribute__((always_inline))
-#else
-#define FAST_INLINE inline
-#endif
-
-static FAST_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_soft_subres_t *s,
+static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_soft_subres_t *s,
                                const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
 {
     const float *u = op->coord[0]->f, *v = op->coord[1]->f;

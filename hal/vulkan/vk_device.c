@@ -11,6 +11,7 @@
 #if EMGPU_HAL_VULKAN
 
 #include "hal/vulkan/vk_internal.h"
+#include "hal/vulkan/vk_fault.h"
 #include "kernel/api/features.h"
 #include "kernel/base/fmt.h"
 #include "port/port.h"
@@ -27,13 +28,46 @@ static eg_hal_device_t vk_devices[EMGPU_MAX_DEVICES];
 
 uint32_t eg_vk_validation_messages(void) { return vk_messages; }
 
-/* ---- driver host allocations in a fixed arena (EMGPU_VK_HOST_ALLOC_ARENA) ---- */
+static bool vk_debug_utils;
+bool eg_vk_debug_utils_enabled(void) { return vk_debug_utils; }
+
+void eg_vk_name_object(const eg_hal_device_t *dev, VkObjectType type, uint64_t handle, const char *label)
+{
+    if (!vk_debug_utils || !eg_vk.vkSetDebugUtilsObjectNameEXT || !label || !label[0] || !handle) return;
+    VkDebugUtilsObjectNameInfoEXT ni = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                         .objectType = type, .objectHandle = handle, .pObjectName = label };
+    eg_vk.vkSetDebugUtilsObjectNameEXT(dev->device, &ni);
+}
+
+uint64_t eg_vk_memory_used_all(void)
+{
+    uint64_t u = 0;
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(vk_devices); i++)
+        if (vk_devices[i].open) u += eg_vk_memory_used(&vk_devices[i]);
+    return u;
+}
+
+uint64_t eg_vk_memory_reserved_all(void)
+{
+    uint64_t u = 0;
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(vk_devices); i++)
+        if (vk_devices[i].open) u += eg_vk_memory_reserved(&vk_devices[i]);
+    return u;
+}
+
+/* ---- driver host allocations in a fixed arena (EMGPU_VK_HOST_ALLOC_ARENA) ----
+ * A range allocator (first fit, records outside the arena, neighbours merged on free) over a
+ * static block: the driver's allocations, reallocations and frees all stay inside it. The
+ * driver copes with a NULL return (VK_ERROR_OUT_OF_HOST_MEMORY), which the HAL reports as
+ * OutOfMemory; the log line names which bound was hit. */
 #if EMGPU_VK_HOST_ALLOC_ARENA
-#define HOST_RECORDS (EMGPU_VK_HOST_ALLOC_ARENA / 512 + 64)
-static uint64_t host_arena[EMGPU_VK_HOST_ALLOC_ARENA / 8];
+#define HOST_RECORDS (EMGPU_VK_HOST_ALLOC_ARENA / 256 + 64)
+#define HOST_MAX_ALIGN 256u
+static _Alignas(HOST_MAX_ALIGN) uint8_t host_arena[EMGPU_VK_HOST_ALLOC_ARENA];
 static eg_range_block_t host_records[HOST_RECORDS];
 static eg_range_alloc_t host_ra;
 static bool host_ra_ready;
+static uint64_t host_peak_B;
 
 static void *VKAPI_PTR host_alloc(void *u, size_t size, size_t align, VkSystemAllocationScope s)
 {
@@ -43,22 +77,37 @@ static void *VKAPI_PTR host_alloc(void *u, size_t size, size_t align, VkSystemAl
         eg_range_alloc_init(&host_ra, sizeof host_arena, host_records, HOST_RECORDS);
         host_ra_ready = true;
     }
-    if (eg_range_alloc_alloc(&host_ra, size, align < 16 ? 16 : align, &off) != EG_RANGE_OK) {
-        eg_vk_knob_exhausted("driver host arena", "EMGPU_VK_HOST_ALLOC_ARENA", EMGPU_VK_HOST_ALLOC_ARENA);
+    if (align > HOST_MAX_ALIGN) {
+        eg_log(EG_LOG_ERROR, "vulkan: the driver asked for %llu-byte alignment; the host arena gives at most %u",
+               (unsigned long long)align, HOST_MAX_ALIGN);
         return NULL;
     }
-    return (uint8_t *)host_arena + off;
+    eg_range_status_t st = eg_range_alloc_alloc(&host_ra, size ? size : 1, align < 16 ? 16 : align, &off);
+    if (st == EG_RANGE_NO_RECORDS) {
+        eg_log(EG_LOG_ERROR, "vulkan: driver host arena out of records (%u allocations live; they scale with "
+               "EMGPU_VK_HOST_ALLOC_ARENA = %u)", (unsigned)HOST_RECORDS, (unsigned)EMGPU_VK_HOST_ALLOC_ARENA);
+        return NULL;
+    }
+    if (st != EG_RANGE_OK) {
+        eg_log(EG_LOG_ERROR, "vulkan: driver host arena exhausted: %llu bytes asked, %llu of %u in use "
+               "(EMGPU_VK_HOST_ALLOC_ARENA)", (unsigned long long)size, (unsigned long long)host_ra.used_B,
+               (unsigned)EMGPU_VK_HOST_ALLOC_ARENA);
+        return NULL;
+    }
+    if (host_ra.used_B > host_peak_B) host_peak_B = host_ra.used_B;
+    return host_arena + off;
 }
 static void VKAPI_PTR host_free(void *u, void *p)
 {
     (void)u;
-    if (p) eg_range_alloc_free(&host_ra, (uint64_t)((uint8_t *)p - (uint8_t *)host_arena));
+    if (p && eg_range_alloc_free(&host_ra, (uint64_t)((uint8_t *)p - host_arena)) != EG_RANGE_OK)
+        eg_log(EG_LOG_ERROR, "vulkan: the driver freed %p, which the host arena did not hand out", p);
 }
 static void *VKAPI_PTR host_realloc(void *u, void *p, size_t size, size_t align, VkSystemAllocationScope s)
 {
     if (!p) return host_alloc(u, size, align, s);
     if (!size) { host_free(u, p); return NULL; }
-    uint64_t old = eg_range_alloc_size_of(&host_ra, (uint64_t)((uint8_t *)p - (uint8_t *)host_arena));
+    uint64_t old = eg_range_alloc_size_of(&host_ra, (uint64_t)((uint8_t *)p - host_arena));
     void *n = host_alloc(u, size, align, s);
     if (!n) return NULL;
     eg_memcpy(n, p, (size_t)eg_min_u64(old, size));
@@ -70,9 +119,27 @@ static const VkAllocationCallbacks host_callbacks = {
 };
 const VkAllocationCallbacks *eg_vk_host_allocator(void) { return &host_callbacks; }
 uint64_t eg_vk_host_arena_used(void) { return host_ra_ready ? host_ra.used_B : 0; }
+uint64_t eg_vk_host_arena_peak(void) { return host_peak_B; }
+void *eg_vk_host_arena_call_alloc(size_t size_B, size_t align)
+{
+    return host_alloc(NULL, size_B, align, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+}
+void *eg_vk_host_arena_call_realloc(void *p, size_t size_B, size_t align)
+{
+    return host_realloc(NULL, p, size_B, align, VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+}
+void eg_vk_host_arena_call_free(void *p) { host_free(NULL, p); }
 #else
 const VkAllocationCallbacks *eg_vk_host_allocator(void) { return NULL; }
 uint64_t eg_vk_host_arena_used(void) { return 0; }
+uint64_t eg_vk_host_arena_peak(void) { return 0; }
+void *eg_vk_host_arena_call_alloc(size_t size_B, size_t align) { (void)size_B; (void)align; return NULL; }
+void *eg_vk_host_arena_call_realloc(void *p, size_t size_B, size_t align)
+{
+    (void)p; (void)size_B; (void)align;
+    return NULL;
+}
+void eg_vk_host_arena_call_free(void *p) { (void)p; }
 #endif
 
 /* ---- instance ---- */
@@ -150,6 +217,8 @@ static bool instance_create(void)
         return false;
     }
     if (!eg_vk_loader_load_instance(vk_instance)) { vk_init_failed = true; return false; }
+    vk_debug_utils = validate && eg_vk.vkCmdBeginDebugUtilsLabelEXT && eg_vk.vkCmdEndDebugUtilsLabelEXT &&
+                     eg_vk.vkCmdInsertDebugUtilsLabelEXT;
     if (validate && eg_vk.vkCreateDebugUtilsMessengerEXT)
         eg_vk.vkCreateDebugUtilsMessengerEXT(vk_instance, &messenger_info, eg_vk_host_allocator(), &vk_messenger);
     return true;
@@ -387,8 +456,7 @@ eg_status_t eg_vk_device_open(const eg_device_info_t *info, eg_hal_device_t **ou
     eg_status_t st = create_device(d);
     if (st != EG_STATUS_OK) return st;
     d->open = true;
-    eg_vk_memory_init(d);
-    if ((st = eg_vk_ring_init(d)) != EG_STATUS_OK || (st = eg_vk_staging_init(d)) != EG_STATUS_OK ||
+    if ((st = eg_vk_memory_init(d)) != EG_STATUS_OK || (st = eg_vk_ring_init(d)) != EG_STATUS_OK || (st = eg_vk_staging_init(d)) != EG_STATUS_OK ||
         (st = eg_vk_descriptors_init(d)) != EG_STATUS_OK) {
         eg_vk_device_close(d);
         return st;

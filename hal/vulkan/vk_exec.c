@@ -296,6 +296,19 @@ static void draw(rec_state_t *s, const eg_cmd_header_t *h)
     }
 }
 
+/* WebGPU debug groups and markers as VK_EXT_debug_utils labels (seen by validation messages and
+ * capture tools) when the instance enabled the extension; nothing otherwise. The kernel has
+ * checked that groups balance inside each pass and each command buffer, as Vulkan requires. */
+static void debug_label(rec_state_t *s, const eg_cmd_header_t *h)
+{
+    if (!eg_vk_debug_utils_enabled()) return;
+    const eg_cmd_debug_t *d = (const void *)h;
+    VkDebugUtilsLabelEXT l = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = d->label };
+    if (h->op == EG_CMD_PUSH_DEBUG_GROUP) eg_vk.vkCmdBeginDebugUtilsLabelEXT(s->cb, &l);
+    else if (h->op == EG_CMD_POP_DEBUG_GROUP) eg_vk.vkCmdEndDebugUtilsLabelEXT(s->cb);
+    else eg_vk.vkCmdInsertDebugUtilsLabelEXT(s->cb, &l);
+}
+
 static eg_status_t record_one(rec_state_t *s, const eg_cmd_header_t *h)
 {
     switch ((eg_cmd_op_t)h->op) {
@@ -357,7 +370,10 @@ static eg_status_t record_one(rec_state_t *s, const eg_cmd_header_t *h)
     case EG_CMD_DISPATCH: case EG_CMD_DISPATCH_INDIRECT:
         draw(s, h);
         break;
-    default: break;   /* debug groups and markers: no debug-utils labels yet */
+    case EG_CMD_PUSH_DEBUG_GROUP: case EG_CMD_POP_DEBUG_GROUP: case EG_CMD_INSERT_DEBUG_MARKER:
+        debug_label(s, h);
+        break;
+    default: break;
     }
     return EG_STATUS_OK;
 }

@@ -68,7 +68,8 @@
 /* Optional: present only with VK_EXT_debug_utils. */
 #define EG_VK_OPTIONAL_FNS(X) \
     X(vkCreateDebugUtilsMessengerEXT) X(vkDestroyDebugUtilsMessengerEXT) \
-    X(vkCmdBeginDebugUtilsLabelEXT) X(vkCmdEndDebugUtilsLabelEXT) X(vkCmdInsertDebugUtilsLabelEXT)
+    X(vkCmdBeginDebugUtilsLabelEXT) X(vkCmdEndDebugUtilsLabelEXT) X(vkCmdInsertDebugUtilsLabelEXT) \
+    X(vkSetDebugUtilsObjectNameEXT)
 
 #define EG_VK_DECL(name) PFN_##name name;
 typedef struct eg_vk_fns {
@@ -88,6 +89,8 @@ extern eg_vk_fns_t eg_vk;
 bool eg_vk_loader_open(void);
 /** Loads instance-level and device-level entry points through vkGetInstanceProcAddr. */
 bool eg_vk_loader_load_instance(VkInstance inst);
+/** Puts the fault-injection wrappers (vk_fault.c) into the table; nothing without the knob. */
+void eg_vk_fault_install(void);
 
 /* ---- memory kinds (vk_memory.c) ---- */
 typedef enum eg_vk_mem_kind {
@@ -160,6 +163,7 @@ typedef struct eg_vk_fb_entry {
 
 struct eg_hal_device {
     bool open;
+    bool lost;                       /* VK_ERROR_DEVICE_LOST seen: every slot counts as complete */
     struct WGPUDeviceImpl *kdev;     /* the kernel device (set at resource creation): its pools
                                       * turn a transition's slot index into the object */
     const eg_device_info_t *info;
@@ -176,6 +180,7 @@ struct eg_hal_device {
     uint32_t cur_slot;
     uint64_t next_serial, completed_serial;
     uint64_t completed_index;
+    uint64_t submitted_index;        /* newest kernel index handed to vkQueueSubmit */
     /* staging belt */
     eg_vk_chunk_t chunks[EMGPU_VK_STAGING_CHUNKS];
     uint32_t cur_chunk;
@@ -221,17 +226,26 @@ void eg_vk_knob_exhausted(const char *what, const char *knob, uint64_t value);
 
 /* vk_device.c */
 uint32_t eg_vk_validation_messages(void);   /* messages seen since load */
+/** True when VK_EXT_debug_utils is enabled on the instance (labels and object names work). */
+bool eg_vk_debug_utils_enabled(void);
+/** Names a Vulkan object after a WebGPU label (no-op without debug utils or label). */
+void eg_vk_name_object(const eg_hal_device_t *dev, VkObjectType type, uint64_t handle, const char *label);
+/** Bytes placed in the device memory blocks and bytes of blocks held, over every open device
+ *  (tests: both sides of a leak check). */
+uint64_t eg_vk_memory_used_all(void);
+uint64_t eg_vk_memory_reserved_all(void);
 const VkAllocationCallbacks *eg_vk_host_allocator(void);
-uint64_t eg_vk_host_arena_used(void);
 
 /* vk_memory.c */
-void eg_vk_memory_init(eg_hal_device_t *dev);
+eg_status_t eg_vk_memory_init(eg_hal_device_t *dev);
 void eg_vk_memory_fini(eg_hal_device_t *dev);
 eg_status_t eg_vk_memory_alloc(eg_hal_device_t *dev, eg_vk_mem_kind_t kind,
                                const VkMemoryRequirements *req, eg_vk_alloc_t *out,
                                VkDeviceMemory *mem_out, uint8_t **host_out);
 void eg_vk_memory_free(eg_hal_device_t *dev, eg_vk_alloc_t *a);
 uint64_t eg_vk_memory_used(const eg_hal_device_t *dev);
+/** Driver memory held in blocks (all kinds). */
+uint64_t eg_vk_memory_reserved(const eg_hal_device_t *dev);
 
 /* vk_staging.c */
 eg_status_t eg_vk_staging_init(eg_hal_device_t *dev);
@@ -249,6 +263,9 @@ void eg_vk_ring_fini(eg_hal_device_t *dev);
 /** Submits pending uploads alone (no kernel index) and waits for the queue to go idle. */
 eg_status_t eg_vk_flush_and_wait(eg_hal_device_t *dev);
 void eg_vk_poll(eg_hal_device_t *dev);
+/** Notes r: on VK_ERROR_DEVICE_LOST marks the device lost (all work complete, the kernel's
+ *  device lost with `what` in the message). Returns eg_vk_status(r). */
+eg_status_t eg_vk_check(eg_hal_device_t *dev, VkResult r, const char *what);
 /** Serial that the current slot's next submit will carry. */
 uint64_t eg_vk_current_serial(const eg_hal_device_t *dev);
 

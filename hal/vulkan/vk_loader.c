@@ -44,6 +44,7 @@ bool eg_vk_loader_load_instance(VkInstance inst)
     EG_VK_OPTIONAL_FNS(O)
 #undef L
 #undef O
+    if (ok) eg_vk_fault_install();
     return ok;
 }
 

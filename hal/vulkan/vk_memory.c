@@ -4,7 +4,8 @@
  * coherent; MapWrite buffers and the staging belt), READBACK (host-visible coherent, cached when
  * the device has it; MapRead buffers). Each kind picks one memory type when the device opens and
  * places resources in blocks of EMGPU_VK_MEMORY_BLOCK_BYTES, at most EMGPU_VK_MEMORY_BLOCKS of
- * them, opened on first need. Host-visible blocks stay mapped for their whole life, so a buffer
+ * them: EMGPU_VK_MEMORY_RESERVED_BLOCKS are allocated when the device opens, the rest on first
+ * need (configure both equal for a device that never allocates driver memory after creation). Host-visible blocks stay mapped for their whole life, so a buffer
  * map is pointer arithmetic. A resource needing a memory type outside its kind's choice (drivers
  * may restrict memoryTypeBits per resource) is an internal error, logged.
  */
@@ -16,6 +17,8 @@
 
 _Static_assert(EMGPU_VK_MEMORY_BLOCKS >= 1 && EMGPU_VK_MEMORY_BLOCKS <= EG_BLOCK_ALLOC_MAX_BLOCKS,
                "EMGPU_VK_MEMORY_BLOCKS: 1..32");
+_Static_assert(EMGPU_VK_MEMORY_RESERVED_BLOCKS <= EMGPU_VK_MEMORY_BLOCKS,
+               "EMGPU_VK_MEMORY_RESERVED_BLOCKS: 0..EMGPU_VK_MEMORY_BLOCKS");
 
 static const char *const kind_names[EG_VK_MEM_KIND_COUNT] = { "device-local", "upload", "readback" };
 
@@ -55,7 +58,7 @@ static bool open_block(void *ctx, uint32_t index)
     return true;
 }
 
-void eg_vk_memory_init(eg_hal_device_t *dev)
+eg_status_t eg_vk_memory_init(eg_hal_device_t *dev)
 {
     VkPhysicalDeviceMemoryProperties mp;
     eg_vk.vkGetPhysicalDeviceMemoryProperties(dev->phys, &mp);
@@ -73,6 +76,15 @@ void eg_vk_memory_init(eg_hal_device_t *dev)
         eg_block_alloc_init(&p->alloc, EMGPU_VK_MEMORY_BLOCK_BYTES, EMGPU_VK_MEMORY_BLOCKS, p->records,
                             EMGPU_VK_MEMORY_RECORDS_PER_BLOCK, open_block, p);
     }
+    for (uint32_t k = 0; k < EG_VK_MEM_KIND_COUNT; k++) {
+        if (eg_block_alloc_reserve(&dev->mem[k].alloc, EMGPU_VK_MEMORY_RESERVED_BLOCKS) != EG_BLOCK_OK) {
+            eg_log(EG_LOG_ERROR, "vulkan: the driver refused the %s memory reservation "
+                   "(EMGPU_VK_MEMORY_RESERVED_BLOCKS = %u of EMGPU_VK_MEMORY_BLOCK_BYTES = %llu)", kind_names[k],
+                   (unsigned)EMGPU_VK_MEMORY_RESERVED_BLOCKS, (unsigned long long)EMGPU_VK_MEMORY_BLOCK_BYTES);
+            return EG_STATUS_OUT_OF_MEMORY;
+        }
+    }
+    return EG_STATUS_OK;
 }
 
 void eg_vk_memory_fini(eg_hal_device_t *dev)
@@ -136,6 +148,13 @@ void eg_vk_memory_free(eg_hal_device_t *dev, eg_vk_alloc_t *a)
         eg_log(EG_LOG_ERROR, "vulkan: freeing memory that is not allocated (block %u offset %llu)",
                (unsigned)ref.block, (unsigned long long)ref.offset_B);
     a->kind_block = UINT32_MAX;
+}
+
+uint64_t eg_vk_memory_reserved(const eg_hal_device_t *dev)
+{
+    uint64_t u = 0;
+    for (uint32_t k = 0; k < EG_VK_MEM_KIND_COUNT; k++) u += eg_block_alloc_reserved(&dev->mem[k].alloc);
+    return u;
 }
 
 uint64_t eg_vk_memory_used(const eg_hal_device_t *dev)

@@ -272,6 +272,7 @@ eg_status_t eg_vk_render_pipeline_create(eg_hal_device_t *dev, eg_render_pipelin
     VkResult r = eg_vk.vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &ci, eg_vk_host_allocator(),
                                                  &p->pipeline);
     if (points_vs) eg_vk.vkDestroyShaderModule(dev->device, points_vs, eg_vk_host_allocator());
+    if (r == VK_SUCCESS) eg_vk_name_object(dev, VK_OBJECT_TYPE_PIPELINE, (uint64_t)p->pipeline, rp->obj.label);
     return eg_vk_status(r);
 }
 

@@ -58,11 +58,31 @@ static void retire(eg_hal_device_t *dev, eg_vk_slot_t *s)
     if (s->kernel_index > dev->completed_index) dev->completed_index = s->kernel_index;
 }
 
+/* A lost device finishes nothing more, so waiting on it must not block: every slot counts as
+ * retired (maps and work-done futures then complete, as WebGPU requires after loss), and the
+ * kernel learns of the loss at once rather than at the next call that returns a status. */
+eg_status_t eg_vk_check(eg_hal_device_t *dev, VkResult r, const char *what)
+{
+    if (r == VK_ERROR_DEVICE_LOST && !dev->lost) {
+        dev->lost = true;
+        eg_log(EG_LOG_ERROR, "vulkan: %s returned VK_ERROR_DEVICE_LOST", what);
+        for (uint32_t i = 0; i < EMGPU_VK_COMMAND_RING; i++)
+            if (dev->slots[i].in_flight) retire(dev, &dev->slots[i]);
+        dev->completed_serial = dev->next_serial;
+        dev->completed_index = dev->submitted_index;
+        if (dev->kdev) eg_device_lose(dev->kdev, WGPUDeviceLostReason_Unknown, "the Vulkan device was lost");
+    }
+    return eg_vk_status(r);
+}
+
 void eg_vk_poll(eg_hal_device_t *dev)
 {
-    for (uint32_t i = 0; i < EMGPU_VK_COMMAND_RING; i++) {
+    for (uint32_t i = 0; i < EMGPU_VK_COMMAND_RING && !dev->lost; i++) {
         eg_vk_slot_t *s = &dev->slots[i];
-        if (s->in_flight && eg_vk.vkGetFenceStatus(dev->device, s->fence) == VK_SUCCESS) retire(dev, s);
+        if (!s->in_flight) continue;
+        VkResult r = eg_vk.vkGetFenceStatus(dev->device, s->fence);
+        if (r == VK_SUCCESS) retire(dev, s);
+        else if (r != VK_NOT_READY) eg_vk_check(dev, r, "vkGetFenceStatus");
     }
 }
 
@@ -78,23 +98,33 @@ static eg_status_t advance(eg_hal_device_t *dev)
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     if (s->in_flight) {
         VkResult r = eg_vk.vkWaitForFences(dev->device, 1, &s->fence, VK_TRUE, UINT64_MAX);
-        if (r != VK_SUCCESS) return eg_vk_status(r);
+        if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkWaitForFences");
         retire(dev, s);
     }
-    eg_vk.vkResetFences(dev->device, 1, &s->fence);
-    VkResult r = eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
+    VkResult r = eg_vk.vkResetFences(dev->device, 1, &s->fence);
+    VkResult r2 = eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
     s->upload_open = false;
-    return eg_vk_status(r);
+    return eg_vk_check(dev, r != VK_SUCCESS ? r : r2, r != VK_SUCCESS ? "vkResetFences" : "vkResetCommandPool");
 }
 
-static void close_upload(eg_vk_slot_t *s)
+/* A submit that failed leaves the slot's buffers recorded but never submitted: drop them (the
+ * pending queue writes are lost with them; the caller reports the error) so the slot records
+ * afresh. */
+static void discard_slot(eg_hal_device_t *dev)
+{
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
+    s->upload_open = false;
+}
+
+static VkResult close_upload(eg_vk_slot_t *s)
 {
     VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                            .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT };
     eg_vk.vkCmdPipelineBarrier(s->upload, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                                0, 1, &mb, 0, NULL, 0, NULL);
-    eg_vk.vkEndCommandBuffer(s->upload);
+    return eg_vk.vkEndCommandBuffer(s->upload);
 }
 
 /* Submits the current slot: its uploads (if any) and, when main_used, its main buffer. */
@@ -103,13 +133,19 @@ static eg_status_t submit_slot(eg_hal_device_t *dev, bool main_used, uint64_t ke
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     VkCommandBuffer cbs[2];
     uint32_t n = 0;
-    if (s->upload_open) { close_upload(s); cbs[n++] = s->upload; }
+    if (dev->lost) { discard_slot(dev); return EG_STATUS_DEVICE_LOST; }
+    VkResult r = VK_SUCCESS;
+    if (s->upload_open) { r = close_upload(s); cbs[n++] = s->upload; }
     if (main_used) cbs[n++] = s->main;
     VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n, .pCommandBuffers = cbs };
-    VkResult r = eg_vk.vkQueueSubmit(dev->queue, 1, &si, s->fence);
-    if (r != VK_SUCCESS) return eg_vk_status(r);
+    if (r == VK_SUCCESS) r = eg_vk.vkQueueSubmit(dev->queue, 1, &si, s->fence);
+    if (r != VK_SUCCESS) {
+        discard_slot(dev);
+        return eg_vk_check(dev, r, "vkQueueSubmit");
+    }
     s->serial = ++dev->next_serial;
     s->kernel_index = kernel_index;
+    if (kernel_index > dev->submitted_index) dev->submitted_index = kernel_index;
     s->in_flight = true;
     return advance(dev);
 }
@@ -117,8 +153,9 @@ static eg_status_t submit_slot(eg_hal_device_t *dev, bool main_used, uint64_t ke
 eg_status_t eg_vk_flush_and_wait(eg_hal_device_t *dev)
 {
     eg_status_t st = EG_STATUS_OK;
+    if (dev->lost) return EG_STATUS_DEVICE_LOST;
     if (dev->slots[dev->cur_slot].upload_open) st = submit_slot(dev, false, 0);
-    if (st == EG_STATUS_OK) st = eg_vk_status(eg_vk.vkQueueWaitIdle(dev->queue));
+    if (st == EG_STATUS_OK) st = eg_vk_check(dev, eg_vk.vkQueueWaitIdle(dev->queue), "vkQueueWaitIdle");
     eg_vk_poll(dev);
     return st;
 }
@@ -128,16 +165,21 @@ static eg_status_t vk_queue_submit(eg_hal_device_t *dev, const eg_hal_submit_t *
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    if (dev->lost) return EG_STATUS_DEVICE_LOST;
     VkResult r = eg_vk.vkBeginCommandBuffer(s->main, &bi);
     if (r != VK_SUCCESS) return eg_vk_status(r);
     for (uint32_t i = 0; i < sub->stream_count; i++) {
         eg_status_t st = eg_vk_record_stream(dev, s->main, sub->streams[i]);
         if (st != EG_STATUS_OK) {
             eg_vk.vkEndCommandBuffer(s->main);
+            discard_slot(dev);
             return st;
         }
     }
-    if ((r = eg_vk.vkEndCommandBuffer(s->main)) != VK_SUCCESS) return eg_vk_status(r);
+    if ((r = eg_vk.vkEndCommandBuffer(s->main)) != VK_SUCCESS) {
+        discard_slot(dev);
+        return eg_vk_status(r);
+    }
     return submit_slot(dev, true, sub->index);
 }
 
@@ -153,7 +195,9 @@ static uint64_t vk_wait_index(eg_hal_device_t *dev, uint64_t index, uint64_t tim
     for (uint32_t i = 0; i < EMGPU_VK_COMMAND_RING && dev->completed_index < index; i++) {
         eg_vk_slot_t *s = &dev->slots[i];
         if (!s->in_flight || s->kernel_index < index) continue;
-        if (eg_vk.vkWaitForFences(dev->device, 1, &s->fence, VK_TRUE, timeout_ns) == VK_SUCCESS) retire(dev, s);
+        VkResult r = eg_vk.vkWaitForFences(dev->device, 1, &s->fence, VK_TRUE, timeout_ns);
+        if (r == VK_SUCCESS) retire(dev, s);
+        else if (r != VK_TIMEOUT) eg_vk_check(dev, r, "vkWaitForFences");
     }
     eg_vk_poll(dev);
     return dev->completed_index;
@@ -174,7 +218,7 @@ eg_status_t eg_vk_queue_write_buffer(eg_hal_device_t *dev, eg_buffer_t *buf, uin
         if (st != EG_STATUS_OK) return st;
         eg_memcpy(host, src, piece);
         VkCommandBuffer cb = eg_vk_upload_cmd(dev);
-        if (!cb) return EG_STATUS_DEVICE_LOST;
+        if (!cb) return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
         VkBufferCopy c = { off, offset_B, piece };
         eg_vk.vkCmdCopyBuffer(cb, dev->chunks[chunk].buffer, vb->buffer, 1, &c);
         src += piece;
@@ -205,7 +249,7 @@ static eg_status_t write_rows(eg_hal_device_t *dev, eg_texture_t *tex, const eg_
     if (st != EG_STATUS_OK) return st;
     for (uint32_t r = 0; r < rows; r++) eg_memcpy(host + (size_t)r * row_B, src + (size_t)r * src_pitch_B, row_B);
     VkCommandBuffer cb = eg_vk_upload_cmd(dev);
-    if (!cb) return EG_STATUS_DEVICE_LOST;
+    if (!cb) return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
     bool is3d = tex->dimension == WGPUTextureDimension_3D;
     uint32_t layer = is3d ? 0 : layer_or_z;
     uint16_t state = device_state(tex, dst->mip_level, layer);

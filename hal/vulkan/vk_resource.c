@@ -157,11 +157,15 @@ eg_status_t eg_vk_buffer_create(eg_hal_device_t *dev, eg_buffer_t *buf)
         eg_vk_buffer_destroy(dev, buf);
         return st;
     }
+    eg_vk_name_object(dev, VK_OBJECT_TYPE_BUFFER, (uint64_t)vb->buffer, buf->obj.label);
     if (vb->host) {
         eg_memset(vb->host, 0, (size_t)size);
     } else {
         VkCommandBuffer cb = eg_vk_upload_cmd(dev);
-        if (!cb) return EG_STATUS_DEVICE_LOST;
+        if (!cb) {
+            eg_vk_buffer_destroy(dev, buf);
+            return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
+        }
         eg_vk.vkCmdFillBuffer(cb, vb->buffer, 0, VK_WHOLE_SIZE, 0);
     }
     return EG_STATUS_OK;
@@ -185,7 +189,7 @@ void *eg_vk_buffer_map(eg_hal_device_t *dev, eg_buffer_t *buf, uint64_t offset_B
     static uint8_t empty[16];
     eg_vk_buffer_t *vb = EG_VK_PRIV(eg_vk_buffer_t, buf);
     (void)for_write;
-    if (dev->slots[dev->cur_slot].upload_open && eg_vk_flush_and_wait(dev) != EG_STATUS_OK) return NULL;
+    if (dev->lost || (dev->slots[dev->cur_slot].upload_open && eg_vk_flush_and_wait(dev) != EG_STATUS_OK)) return NULL;
     if (buf->size_B == 0) return empty;
     if (vb->host) return vb->host + offset_B;
     /* Device memory the CPU cannot see (mappedAtCreation of a GPU-only buffer): a staging copy,
@@ -302,8 +306,12 @@ eg_status_t eg_vk_texture_create(eg_hal_device_t *dev, eg_texture_t *tex)
         return st;
     }
     VkCommandBuffer cb = eg_vk_upload_cmd(dev);
-    if (!cb) return EG_STATUS_DEVICE_LOST;
+    if (!cb) {
+        eg_vk_texture_destroy(dev, tex);
+        return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
+    }
     clear_new_texture(tex, cb);
+    eg_vk_name_object(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)vt->image, tex->obj.label);
     return EG_STATUS_OK;
 }
 

@@ -68,6 +68,7 @@ typedef struct WGPUEmgpuPoolCapacities {
     uint32_t passEncoders;      /* EMGPU_MAX_PASS_ENCODERS */
     uint32_t commandStreamBytes;/* EMGPU_COMMAND_STREAM_BYTES (per command buffer) */
     uint32_t deviceHeapBytes;   /* EMGPU_DEVICE_HEAP_BYTES (per device) */
+    uint32_t surfaces;          /* EMGPU_MAX_SURFACES */
 } WGPUEmgpuPoolCapacities;
 
 typedef struct WGPUEmgpuInstanceMemoryDescriptor {
@@ -112,6 +113,82 @@ typedef struct WGPUEmgpuMemoryStats {
 
 /** Fills stats; WGPUStatus_Error for a NULL/stale instance or NULL stats. Strings are static. */
 WGPU_EXPORT WGPUStatus wgpuInstanceEmgpuGetMemoryStats(WGPUInstance instance, WGPUEmgpuMemoryStats *stats);
+
+/* ---- surfaces: memory panels (MCU LCDs) and Linux fbdev ----
+ *
+ * Chain one of these to WGPUSurfaceDescriptor and call wgpuInstanceCreateSurface. The panel's
+ * native pixel layout decides what wgpuSurfaceGetCapabilities offers: formats[0] is the texture
+ * format whose bytes equal the native layout when there is one (RGB565 -> EmgpuRGB565Unorm,
+ * XRGB8888/ARGB8888 -> BGRA8Unorm, XBGR8888/ABGR8888 -> RGBA8Unorm): configure that one and, on
+ * soft, GetCurrentTexture hands out a texture that IS the framebuffer (zero copy). Any other
+ * offered format renders into a soft texture that Present converts in one pass.
+ *
+ *     static uint16_t fb[240][320];
+ *     WGPUEmgpuSurfaceSourceMemoryPanel src = WGPU_EMGPU_SURFACE_SOURCE_MEMORY_PANEL_INIT;
+ *     src.width = 320; src.height = 240; src.format = WGPUEmgpuPanelFormat_RGB565;
+ *     src.framebuffer = fb; src.bytesPerRow = sizeof fb[0];
+ *     WGPUSurfaceDescriptor sd = WGPU_SURFACE_DESCRIPTOR_INIT;
+ *     sd.nextInChain = &src.chain;
+ *     WGPUSurface s = wgpuInstanceCreateSurface(instance, &sd);
+ *
+ * STRIP MODE (SPI / 8080 panels without a framebuffer in RAM): give stripBuffer (stripHeight
+ * rows of width * bytes-per-pixel) and flush instead of framebuffer. Present converts the frame
+ * strip by strip into stripBuffer and calls flush(flushUserdata, 0, y, width, rows, stripBuffer,
+ * rowBytes) once per strip, top to bottom: ceil(height / stripHeight) calls. For now the frame is
+ * still rendered into a full-size soft texture first (banded rendering, which needs only the
+ * strip, is issue #7's next step); the strip buffer bounds the panel-side memory only.
+ */
+#define WGPUSType_EmgpuSurfaceSourceMemoryPanel ((WGPUSType)0x7E570002)
+#define WGPUSType_EmgpuSurfaceSourceFbdev ((WGPUSType)0x7E570003)
+
+/** Native pixel layout of a panel, as the bytes sit in memory (little-endian words). */
+typedef enum WGPUEmgpuPanelFormat {
+    WGPUEmgpuPanelFormat_Undefined = 0,
+    WGPUEmgpuPanelFormat_RGB565 = 1,      /* u16 LE: R 15..11, G 10..5, B 4..0 */
+    WGPUEmgpuPanelFormat_BGR565 = 2,      /* u16 LE: B 15..11, G 10..5, R 4..0 */
+    WGPUEmgpuPanelFormat_RGB565BE = 3,    /* RGB565 with its two bytes swapped (most SPI panels) */
+    WGPUEmgpuPanelFormat_XRGB8888 = 4,    /* u32 LE 0xXXRRGGBB: bytes B, G, R, X (X written 0xFF) */
+    WGPUEmgpuPanelFormat_ARGB8888 = 5,    /* u32 LE 0xAARRGGBB: bytes B, G, R, A */
+    WGPUEmgpuPanelFormat_XBGR8888 = 6,    /* bytes R, G, B, X (X written 0xFF) */
+    WGPUEmgpuPanelFormat_ABGR8888 = 7,    /* bytes R, G, B, A */
+    WGPUEmgpuPanelFormat_Force32 = 0x7FFFFFFF
+} WGPUEmgpuPanelFormat;
+
+/** Called by wgpuSurfacePresent with a finished rectangle of native pixels: row r of it starts
+ *  at (const uint8_t *)pixels + r * stride_B. Strip mode: once per strip, in order; the strip
+ *  buffer is reused after the call returns, so a DMA transfer must finish before returning (or
+ *  copy). Framebuffer mode: once per Present with the whole configured area, if set. */
+typedef void (*WGPUEmgpuPanelFlushCallback)(void *userdata, uint32_t x, uint32_t y, uint32_t w,
+                                            uint32_t h, const void *pixels, uint32_t stride_B);
+
+typedef struct WGPUEmgpuSurfaceSourceMemoryPanel {
+    WGPUChainedStruct chain;          /* sType = WGPUSType_EmgpuSurfaceSourceMemoryPanel */
+    uint32_t width, height;           /* panel size in pixels */
+    WGPUEmgpuPanelFormat format;
+    void *framebuffer;                /* framebuffer mode: height rows of bytesPerRow */
+    uint32_t bytesPerRow;             /* 0 = width * bytes per pixel */
+    void *stripBuffer;                /* strip mode: stripHeight rows of width * bytes per pixel */
+    uint32_t stripHeight;             /* rows per strip, >= 1 */
+    WGPUEmgpuPanelFlushCallback flush;/* required in strip mode, optional with a framebuffer */
+    void *flushUserdata;
+} WGPUEmgpuSurfaceSourceMemoryPanel;
+
+#define WGPU_EMGPU_SURFACE_SOURCE_MEMORY_PANEL_INIT \
+    { { NULL, WGPUSType_EmgpuSurfaceSourceMemoryPanel }, 0, 0, WGPUEmgpuPanelFormat_Undefined, \
+      NULL, 0, NULL, 0, NULL, NULL }
+
+/** Linux framebuffer device (hosted ports only; elsewhere CreateSurface fails and logs why).
+ *  The mode (size, bits per pixel, channel offsets) is read from the device; 16 and 32 bpp
+ *  layouts of WGPUEmgpuPanelFormat are accepted. When yres_virtual allows two screens, frames
+ *  alternate between them and Present pans (FBIOPAN_DISPLAY), so the shown screen is never the
+ *  one being drawn. */
+typedef struct WGPUEmgpuSurfaceSourceFbdev {
+    WGPUChainedStruct chain;          /* sType = WGPUSType_EmgpuSurfaceSourceFbdev */
+    WGPUStringView path;              /* "/dev/fb0" */
+} WGPUEmgpuSurfaceSourceFbdev;
+
+#define WGPU_EMGPU_SURFACE_SOURCE_FBDEV_INIT \
+    { { NULL, WGPUSType_EmgpuSurfaceSourceFbdev }, { NULL, WGPU_STRLEN } }
 
 #ifdef __cplusplus
 }

@@ -199,6 +199,18 @@
     X(QUEUE_WRITE_MAPPED, "WriteBuffer destination is mapped or has a map pending") \
     X(QUEUE_TEXEL_COPY, "WriteTexture destination (mip, origin, size, aspect) is invalid") \
     X(QUEUE_TEXEL_LAYOUT, "WriteTexture data layout does not fit the data") \
+    /* ---- surface ---- */ \
+    X(SURFACE_SOURCE, "the surface source (chained sType and its fields) is missing or invalid") \
+    X(SURFACE_UNSUPPORTED, "the device's backend cannot present to surfaces") \
+    X(SURFACE_FORMAT, "configured format is not in the surface's capabilities") \
+    X(SURFACE_USAGE, "configured usage is 0 or not a subset of the capabilities' usages") \
+    X(SURFACE_ALPHA_MODE, "configured alphaMode is not in the surface's capabilities") \
+    X(SURFACE_PRESENT_MODE, "configured presentMode is not in the surface's capabilities") \
+    X(SURFACE_SIZE, "configured size is 0, above maxTextureDimension2D or larger than the panel") \
+    X(SURFACE_NOT_CONFIGURED, "the surface is not configured") \
+    X(SURFACE_ALREADY_ACQUIRED, "GetCurrentTexture again, or (un)configure, before Present") \
+    X(SURFACE_NOT_ACQUIRED, "Present without a texture from GetCurrentTexture") \
+    X(SURFACE_TEXTURE_DESTROYED, "the surface texture was destroyed before Present") \
     /* ---- backend: gles ---- */ \
     X(GLES_VIEW_UNSUPPORTED, "GLES cannot sample this texture view (it has no texture views)") \
     X(GLES_PROGRAM_CACHE_FULL, "the GLES program cache is full (EMGPU_GLES_PROGRAM_CACHE)") \

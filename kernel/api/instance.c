@@ -46,6 +46,7 @@ static const uint32_t *cap_field(const WGPUEmgpuPoolCapacities *c, eg_kind_t k)
     case EG_KIND_COMPUTE_PIPELINE: return &c->computePipelines;
     case EG_KIND_COMMAND_BUFFER: return &c->commandBuffers;
     case EG_KIND_PASS_ENCODER: return &c->passEncoders;
+    case EG_KIND_SURFACE: return &c->surfaces;
     default: return NULL;
     }
 }

@@ -22,6 +22,7 @@
 #include "kernel/api/render_pipeline.h"
 #include "kernel/api/sampler.h"
 #include "kernel/api/shader_module.h"
+#include "kernel/api/surface.h"
 #include "kernel/api/texture.h"
 #include "kernel/api/texture_view.h"
 #include "kernel/track/track.h"
@@ -66,6 +67,7 @@
     POOL_B(sizeof(struct WGPUComputePipelineImpl), EMGPU_MAX_COMPUTE_PIPELINES) + \
     POOL_B(EG_COMMAND_BUFFER_SLOT_B, EMGPU_MAX_COMMAND_BUFFERS) + \
     POOL_B(EG_PASS_ENCODER_SLOT_B, EMGPU_MAX_PASS_ENCODERS) + \
+    POOL_B(sizeof(struct WGPUSurfaceImpl), EMGPU_MAX_SURFACES) + \
     SLOT_B(EG_FUTURE_TABLE_BYTES) + \
     SLOT_B(EMGPU_COMMAND_STREAM_BYTES) * (size_t)EMGPU_MAX_COMMAND_BUFFERS + \
     SLOT_B(EMGPU_DEVICE_HEAP_BYTES) * (size_t)EMGPU_MAX_DEVICES + \
@@ -97,6 +99,7 @@ static const size_t slot_sizes[EG_KIND_COUNT] = {
     [EG_KIND_COMPUTE_PIPELINE] = SLOT_B(sizeof(struct WGPUComputePipelineImpl)),
     [EG_KIND_COMMAND_BUFFER] = SLOT_B(EG_COMMAND_BUFFER_SLOT_B),
     [EG_KIND_PASS_ENCODER] = SLOT_B(EG_PASS_ENCODER_SLOT_B),
+    [EG_KIND_SURFACE] = SLOT_B(sizeof(struct WGPUSurfaceImpl)),
 };
 
 static const char *const knobs[EG_KIND_COUNT] = {
@@ -116,6 +119,7 @@ static const char *const knobs[EG_KIND_COUNT] = {
     [EG_KIND_COMPUTE_PIPELINE] = "EMGPU_MAX_COMPUTE_PIPELINES",
     [EG_KIND_COMMAND_BUFFER] = "EMGPU_MAX_COMMAND_BUFFERS",
     [EG_KIND_PASS_ENCODER] = "EMGPU_MAX_PASS_ENCODERS",
+    [EG_KIND_SURFACE] = "EMGPU_MAX_SURFACES",
 };
 
 uint32_t eg_kind_slot_size(eg_kind_t kind)
@@ -146,6 +150,7 @@ void eg_capacities_default(eg_capacities_t *caps)
     caps->pool[EG_KIND_COMPUTE_PIPELINE] = EMGPU_MAX_COMPUTE_PIPELINES;
     caps->pool[EG_KIND_COMMAND_BUFFER] = EMGPU_MAX_COMMAND_BUFFERS;
     caps->pool[EG_KIND_PASS_ENCODER] = EMGPU_MAX_PASS_ENCODERS;
+    caps->pool[EG_KIND_SURFACE] = EMGPU_MAX_SURFACES;
     caps->command_stream_B = EMGPU_COMMAND_STREAM_BYTES;
     caps->device_heap_B = EMGPU_DEVICE_HEAP_BYTES;
 }

@@ -18,6 +18,7 @@ static const char *const kind_names[EG_KIND_COUNT] = {
     [EG_KIND_COMPUTE_PIPELINE] = "compute pipeline",
     [EG_KIND_COMMAND_BUFFER] = "command encoder/buffer",
     [EG_KIND_PASS_ENCODER] = "pass encoder",
+    [EG_KIND_SURFACE] = "surface",
 };
 
 const char *eg_kind_name(eg_kind_t kind)

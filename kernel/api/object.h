@@ -31,6 +31,7 @@ typedef enum eg_kind {
     EG_KIND_COMPUTE_PIPELINE,
     EG_KIND_COMMAND_BUFFER,     /* command encoders and command buffers share this pool */
     EG_KIND_PASS_ENCODER,       /* render and compute pass encoders share this pool */
+    EG_KIND_SURFACE,            /* instance-level, like adapters (kernel/api/surface.c) */
     EG_KIND_COUNT
 } eg_kind_t;
 

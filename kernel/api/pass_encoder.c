@@ -219,7 +219,7 @@ static bool layouts_equivalent(const eg_bind_group_layout_t *a, const eg_bind_gr
 bool eg_pass_check_bind_groups(eg_pass_t *p, const eg_vctx_t *v, const eg_pipeline_layout_t *layout)
 {
     if (!layout)
-        return true;   /* auto layout: empty until the shader front end lands, TODO(#3) */
+        return true;   /* unreachable: every valid pipeline has a layout (auto ones are derived) */
     for (uint32_t i = 0; i < layout->group_count && i < EMGPU_MAX_BIND_GROUPS_PER_LAYOUT; i++) {
         const eg_bind_group_layout_t *want = layout->groups[i];
         if (!want || want->entry_count == 0)

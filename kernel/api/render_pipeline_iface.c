@@ -379,6 +379,12 @@ bool eg_render_pipeline_check_interface(const eg_vctx_t *v, const WGPURenderPipe
     if (!check_vertex_inputs(v, vs, rp) || !check_inter_stage(v, vs, fs, rp)) return false;
     if (!fs) return true;
     if (!check_targets(v, fs, rp)) return false;
+    /* Spec "validating GPURenderPipelineDescriptor": alpha-to-coverage reads the alpha of the
+     * output at location 0, so that output must exist with an alpha channel. */
+    const eg_shader_io_t *out0 = io_at(fs->outputs, fs->output_count, 0);
+    EG_CHECK(v, !rp->alpha_to_coverage || (out0 && out0->components == 4), RP_TARGET_OUTPUT,
+             "multisample.alphaToCoverageEnabled needs a fragment output at location 0 with alpha, but the "
+             "shader's has %u components", out0 ? out0->components : 0u);
     /* Spec "validating GPURenderPipelineDescriptor": a fragment shader writing frag_depth needs
      * a depthStencil whose format has a depth aspect. */
     const eg_format_info_t *dfi = d->depthStencil ? eg_format_info(d->depthStencil->format) : NULL;

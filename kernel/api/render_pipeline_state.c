@@ -164,7 +164,8 @@ static bool color_target_ok(const eg_vctx_t *v, uint32_t t, const WGPUColorTarge
     return true;
 }
 
-/* Spec: "validating GPUFragmentState" (the parts without reflection; TODO(#3): outputs vs targets). */
+/* Spec: "validating GPUFragmentState", the parts without reflection (outputs vs targets:
+ * render_pipeline_iface.c). */
 bool eg_render_pipeline_check_fragment(const eg_vctx_t *v, const WGPUFragmentState *fs,
                                        struct WGPURenderPipelineImpl *rp)
 {

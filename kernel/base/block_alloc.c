@@ -14,6 +14,23 @@ void eg_block_alloc_init(eg_block_alloc_t *ba, uint64_t block_B, uint32_t max_bl
     ba->ctx = ctx;
 }
 
+static bool open_one(eg_block_alloc_t *ba, uint32_t i)
+{
+    if (ba->open_block && !ba->open_block(ba->ctx, i)) return false;
+    eg_range_alloc_init(&ba->blocks[i], ba->block_B, ba->records + (size_t)i * ba->records_per_block,
+                        ba->records_per_block);
+    ba->open[i] = true;
+    ba->open_count++;
+    return true;
+}
+
+eg_block_status_t eg_block_alloc_reserve(eg_block_alloc_t *ba, uint32_t count)
+{
+    for (uint32_t i = 0; i < ba->max_blocks && ba->open_count < count; i++)
+        if (!ba->open[i] && !open_one(ba, i)) return EG_BLOCK_OPEN_FAILED;
+    return EG_BLOCK_OK;
+}
+
 eg_block_status_t eg_block_alloc_alloc(eg_block_alloc_t *ba, uint64_t size_B, uint64_t align,
                                        eg_block_ref_t *out)
 {
@@ -32,11 +49,7 @@ eg_block_status_t eg_block_alloc_alloc(eg_block_alloc_t *ba, uint64_t size_B, ui
      * device goes, so the reservation only grows up to max_blocks). */
     for (uint32_t i = 0; i < ba->max_blocks; i++) {
         if (ba->open[i]) continue;
-        if (ba->open_block && !ba->open_block(ba->ctx, i)) return EG_BLOCK_OPEN_FAILED;
-        eg_range_alloc_init(&ba->blocks[i], ba->block_B, ba->records + (size_t)i * ba->records_per_block,
-                            ba->records_per_block);
-        ba->open[i] = true;
-        ba->open_count++;
+        if (!open_one(ba, i)) return EG_BLOCK_OPEN_FAILED;
         if (eg_range_alloc_alloc(&ba->blocks[i], size_B, align, &out->offset_B) != EG_RANGE_OK)
             return EG_BLOCK_NO_SPACE;   /* unreachable: size_B <= block_B and the block is empty */
         out->block = i;

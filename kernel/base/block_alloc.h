@@ -51,6 +51,9 @@ typedef struct eg_block_alloc {
 void eg_block_alloc_init(eg_block_alloc_t *ba, uint64_t block_B, uint32_t max_blocks,
                          eg_range_block_t *records, uint32_t records_per_block,
                          eg_block_open_fn open_block, void *ctx);
+/** Opens blocks until `count` are open (a reservation made up front, e.g. at device creation);
+ *  EG_BLOCK_OPEN_FAILED when open_block refuses (the blocks opened so far stay open). */
+eg_block_status_t eg_block_alloc_reserve(eg_block_alloc_t *ba, uint32_t count);
 /** First fit over the open blocks, then opens the next block. Nothing changes on failure. */
 eg_block_status_t eg_block_alloc_alloc(eg_block_alloc_t *ba, uint64_t size_B, uint64_t align,
                                        eg_block_ref_t *out);

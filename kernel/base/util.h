@@ -17,11 +17,14 @@
 #define EG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define EG_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define EG_MAYBE_UNUSED __attribute__((unused))
+/* For hot loops specialised by constant arguments at each call site (hal/soft). */
+#define EG_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define EG_LIKELY(x) (x)
 #define EG_UNLIKELY(x) (x)
 #define EG_PRINTF(f, a)
 #define EG_MAYBE_UNUSED
+#define EG_ALWAYS_INLINE inline
 #endif
 
 /* Places hot loops in fast RAM on boards that define a section for it (ITCM on Cortex-M7). */

@@ -73,7 +73,7 @@ typedef enum eg_shader_binding_kind {
     EG_SHADER_BINDING_STORAGE,            /* StorageBuffer + Block, writable */
     EG_SHADER_BINDING_SAMPLED_TEXTURE,    /* OpTypeImage Sampled = 1 */
     EG_SHADER_BINDING_STORAGE_TEXTURE,    /* OpTypeImage Sampled = 2 */
-    EG_SHADER_BINDING_SAMPLER             /* OpTypeSampler (comparison is decided by use: TODO(#3)) */
+    EG_SHADER_BINDING_SAMPLER             /* OpTypeSampler (comparison: used_compare, from its use) */
 } eg_shader_binding_kind_t;
 
 /** Scalar base type of an interface variable. */

@@ -115,6 +115,8 @@ void eg_scene_sincos(float turns, float *s_out, float *c_out)
 
 WGPUShaderModule eg_scene_shader(eg_scene_t *s, const char *name)
 {
+    for (uint32_t i = 0; i < s->shader_count; i++)
+        if (strcmp(s->shader_name[i], name) == 0) return s->shader_module[i];
     const eg_test_spv_t *spv = eg_test_spv(name);
     if (!spv) {
         eg_scene_failf(s, "shader not embedded (is it in tests/shaders/?)");
@@ -127,8 +129,13 @@ WGPUShaderModule eg_scene_shader(eg_scene_t *s, const char *name)
     d.nextInChain = &src.chain;
     d.label.data = name;
     d.label.length = strlen(name);
-    return track(s, EG_SCENE_OBJ_SHADER, wgpuDeviceCreateShaderModule(s->device, &d),
-                 "wgpuDeviceCreateShaderModule returned NULL");
+    WGPUShaderModule m = track(s, EG_SCENE_OBJ_SHADER, wgpuDeviceCreateShaderModule(s->device, &d),
+                               "wgpuDeviceCreateShaderModule returned NULL");
+    if (m && s->shader_count < 8) {
+        s->shader_name[s->shader_count] = name;
+        s->shader_module[s->shader_count++] = m;
+    }
+    return m;
 }
 
 WGPUBuffer eg_scene_buffer(eg_scene_t *s, WGPUBufferUsage usage, const void *data, size_t size_B)

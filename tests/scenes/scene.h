@@ -45,6 +45,9 @@ typedef struct eg_scene {
     uint8_t *rgba;               /* w * h * 4 bytes, filled by eg_scene_readback */
     const char *fail;            /* first framework failure (static string), NULL if none */
     char fail_buf[96];
+    const char *shader_name[8];  /* modules made so far, reused by name (pools are small) */
+    WGPUShaderModule shader_module[8];
+    uint32_t shader_count;
     WGPUBuffer vring;            /* vertex ring of eg_scene_draw_vertices */
     uint32_t vring_used_B;
     uint32_t obj_count;
@@ -84,7 +87,7 @@ void eg_scene_sincos(float turns, float *s_out, float *c_out);
 
 /** Marks the scene failed with a message (the first one is kept). */
 void eg_scene_failf(eg_scene_t *s, const char *what);
-/** Shader module from the embedded tests/shaders/<name>. */
+/** Shader module from the embedded tests/shaders/<name> (made once per scene, then reused). */
 WGPUShaderModule eg_scene_shader(eg_scene_t *s, const char *name);
 /** Buffer of `size_B` bytes (rounded up to 4) with `usage` | CopyDst, filled from data if any. */
 WGPUBuffer eg_scene_buffer(eg_scene_t *s, WGPUBufferUsage usage, const void *data, size_t size_B);

@@ -49,3 +49,28 @@ EG_TEST(block_alloc, open_refused_is_reported)
     EG_EXPECT_EQ_U(eg_block_alloc_alloc(&ba, 16, 4, &r), EG_BLOCK_OPEN_FAILED);
     EG_EXPECT_EQ_U(eg_block_alloc_reserved(&ba), 0);
 }
+
+/* A reservation of 2 out of 3 blocks opens blocks 0 and 1 up front (reserved 2 * 512 B) and
+ * places nothing; asking for 2 again opens nothing more; allocations then use the open blocks
+ * before opening block 2. A refused open stops the reservation with OPEN_FAILED. */
+EG_TEST(block_alloc, reserve_opens_blocks_up_front)
+{
+    eg_range_block_t rec[3 * 4];
+    open_log_t log = { 0, false };
+    eg_block_alloc_t ba;
+    eg_block_alloc_init(&ba, 512, 3, rec, 4, log_open, &log);
+    EG_EXPECT_EQ_U(eg_block_alloc_reserve(&ba, 2), EG_BLOCK_OK);
+    EG_EXPECT_EQ_U(log.opened, 3);
+    EG_EXPECT_EQ_U(eg_block_alloc_reserved(&ba), 1024);
+    EG_EXPECT_EQ_U(eg_block_alloc_used(&ba), 0);
+    EG_EXPECT_EQ_U(eg_block_alloc_reserve(&ba, 2), EG_BLOCK_OK);
+    EG_EXPECT_EQ_U(log.opened, 3);
+    eg_block_ref_t a, b;
+    EG_EXPECT_EQ_U(eg_block_alloc_alloc(&ba, 400, 16, &a), EG_BLOCK_OK);
+    EG_EXPECT_EQ_U(eg_block_alloc_alloc(&ba, 400, 16, &b), EG_BLOCK_OK);
+    EG_EXPECT_EQ_U(a.block + b.block, 1);   /* blocks 0 and 1, in either order */
+    EG_EXPECT_EQ_U(log.opened, 3);
+    log.refuse = true;
+    EG_EXPECT_EQ_U(eg_block_alloc_reserve(&ba, 3), EG_BLOCK_OPEN_FAILED);
+    EG_EXPECT_EQ_U(eg_block_alloc_reserved(&ba), 1024);
+}

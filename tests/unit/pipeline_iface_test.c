@@ -222,6 +222,21 @@ EG_TEST(pipeline_iface, inter_stage_depth_and_blend_rules)
     EG_EXPECT_ERROR(WGPUErrorType_Validation, RP_TARGET_OUTPUT, "source alpha");
     wgpuRenderPipelineRelease(p);
     f.targets[0].blend = NULL;
+    /* Explicit layout: the shader compares (Dref) with a depth texture. */
+    f.e[0].visibility = f.e[1].visibility = WGPUShaderStage_Fragment;
+    f.e[0].buffer.type = WGPUBufferBindingType_BindingNotUsed;
+    f.e[0].texture.sampleType = WGPUTextureSampleType_Depth;
+    f.e[0].texture.viewDimension = WGPUTextureViewDimension_2D;
+    f.e[1].texture.sampleType = WGPUTextureSampleType_BindingNotUsed;
+    f.e[1].sampler.type = WGPUSamplerBindingType_Comparison;
+    p = fx_create(&f, 2);
+    EG_EXPECT_NO_ERROR();
+    wgpuRenderPipelineRelease(p);
+    f.e[1].sampler.type = WGPUSamplerBindingType_Filtering;                    /* shader: Dref use */
+    EXPECT_FAIL(&f, 2, PIPE_BINDING_TYPE, "comparison sampler in the shader");
+    f.e[1].sampler.type = WGPUSamplerBindingType_Comparison;
+    f.e[0].texture.sampleType = WGPUTextureSampleType_UnfilterableFloat;       /* shader: depth image */
+    EXPECT_FAIL(&f, 2, PIPE_BINDING_TYPE, "shader's depth texture");
     wgpuShaderModuleRelease(f.vs);                                             /* vec4 + flat uint outputs */
     f.vs = module_of(f.d, "iface_basic.vert");
     f.desc.vertex.module = f.vs;

@@ -152,6 +152,8 @@ EG_TEST(render_pipeline, primitive_and_multisample_rules)
     f.desc.multisample.count = 1;
     f.desc.multisample.alphaToCoverageEnabled = 1;                      /* needs count > 1 */
     EXPECT_RP_ERROR(&f, RP_ALPHA_TO_COVERAGE, "count > 1");
+    f.desc.multisample.count = 4;                                       /* fs_main writes no location 0 */
+    EXPECT_RP_ERROR(&f, RP_TARGET_OUTPUT, "alphaToCoverageEnabled needs a fragment output at location 0");
     rp_release(&f);
 }
 

@@ -179,3 +179,24 @@ EG_TEST(shader_module, compilation_info_modes_and_messages)
     wgpuShaderModuleRelease(ok);
     eg_test_device_release();
 }
+
+EG_TEST(shader_module, compilation_info_of_a_wgsl_module)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUShaderSourceWGSL wgsl = WGPU_SHADER_SOURCE_WGSL_INIT;
+    wgsl.code = (WGPUStringView){ "@compute @workgroup_size(1) fn main() {}", WGPU_STRLEN };
+    WGPUShaderModuleDescriptor desc = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    desc.nextInChain = &wgsl.chain;
+    WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &desc);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_WGSL_UNSUPPORTED, "WGSL");
+    info_seen_t s = { 0 };
+    get_info(m, WGPUCallbackMode_AllowSpontaneous, &s);
+    EG_EXPECT_EQ_U(s.calls, 1);
+    EG_EXPECT_EQ_U(s.count, 1);                           /* not at an instruction: offset/length 0 */
+    EG_EXPECT_EQ_U(s.offset, 0);
+    EG_EXPECT_EQ_U(s.length, 0);
+    EG_EXPECT_STR_CONTAINS(s.text, "SPIR-V only");
+    wgpuShaderModuleRelease(m);
+    eg_test_device_release();
+}

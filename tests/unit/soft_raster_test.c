@@ -195,6 +195,22 @@ EG_TEST(soft_raster, target_pack_formats)
     one_lane(&v, 0.0f, 0.0f, 1.0f, 1.0f);
     ops.pack(&t, mem, 1u, &v, WGPUColorWriteMask_Blue);
     EG_EXPECT(mem[0] == 0x1F && mem[1] == 0xFC);
+
+    /* RGBA16Float: 1.0 = 0x3C00, -2.0 = 0xC000 (IEEE half); integer targets store raw bits and
+     * never blend */
+    t.format = WGPUTextureFormat_RGBA16Float; t.elem_B = t.block_B = 8;
+    eg_soft_format_ops(t.format, &ops);
+    one_lane(&v, 1.0f, -2.0f, 0.0f, 1.0f);
+    ops.pack(&t, mem, 1u, &v, 15u);
+    EG_EXPECT(mem[0] == 0x00 && mem[1] == 0x3C && mem[2] == 0x00 && mem[3] == 0xC0 && mem[7] == 0x3C);
+    EG_EXPECT(!ops.is_int && !ops.clamp01);
+    t.format = WGPUTextureFormat_R32Uint; t.elem_B = t.block_B = 4;
+    eg_soft_format_ops(t.format, &ops);
+    EG_EXPECT(ops.is_int);
+    eg_memset(&v, 0, sizeof v);
+    v.c[0].u[5] = 0xDEADBEEFu;
+    ops.pack(&t, mem, 1u << 5, &v, 15u);   /* lane 5 = pixel (1, 1): offset 16 + 4 */
+    EG_EXPECT(mem[20] == 0xEF && mem[21] == 0xBE && mem[22] == 0xAD && mem[23] == 0xDE);
 }
 
 /* A hand-built depth/stencil-only pipeline state (no fragment shader) over an 8x8 target. */

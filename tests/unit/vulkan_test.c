@@ -7,7 +7,12 @@
 #include "tests/unit/cmd_test_util.h"
 
 #if EMGPU_HAL_VULKAN
+#include "hal/vulkan/vk_fault.h"
 uint32_t eg_vk_validation_messages(void);   /* hal/vulkan/vk_device.c */
+uint64_t eg_vk_memory_used_all(void);
+uint64_t eg_vk_memory_reserved_all(void);
+/* VkResult values (the test does not include vulkan.h) */
+enum { FAULT_OOM = -2 /* VK_ERROR_OUT_OF_DEVICE_MEMORY */, FAULT_LOST = -4 /* VK_ERROR_DEVICE_LOST */ };
 #endif
 
 /* A device only when this run targets Vulkan (EMGPU_TEST_BACKEND=vulkan); these tests check
@@ -52,21 +57,23 @@ static bool read_8x8(WGPUDevice d, WGPUTexture t, uint8_t out[8 * 8 * 4])
     return ok;
 }
 
-/* One triangle over a blue clear. Window triangle (0,0) (0,8) (8,0): clip (-1,1) is the top-left
- * corner in WebGPU (y up in clip space, down in the framebuffer), so pixel centres with
- * x + y + 1 < 8 are red and those with x + y + 1 > 8 stay blue; the diagonal x + y = 7 lies on the
- * edge and is left to the rasterizer's tie rule. A wrong y flip would put red at the bottom. */
-EG_TEST(vulkan, draw_triangle_over_clear)
+/* Draws one red triangle over a blue clear into an 8x8 RGBA8 target and reads it back into img;
+ * false when any step failed. Never asserts, so fault-injection runs can call it with any
+ * Vulkan call failing (every object it made is released either way). */
+static bool triangle_run(WGPUDevice d, uint8_t img[8 * 8 * 4])
 {
-    VK_SETUP();
     typedef struct { float x, y, z, w; uint8_t rgba[4]; } vtx_t;
     static const vtx_t v[3] = { { -1, 1, 0, 1, { 255, 0, 0, 255 } }, { -1, -1, 0, 1, { 255, 0, 0, 255 } },
                                 { 1, 1, 0, 1, { 255, 0, 0, 255 } } };
+    WGPUShaderModule vs = vk_module(d, "draw_color.vert"), fs = vk_module(d, "draw_color.frag");
+    if (!vs || !fs) {
+        if (vs) wgpuShaderModuleRelease(vs);
+        if (fs) wgpuShaderModuleRelease(fs);
+        return false;
+    }
     WGPUTexture rt = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, 1, 1,
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView view = wgpuTextureCreateView(rt, NULL);
-    WGPUShaderModule vs = vk_module(d, "draw_color.vert"), fs = vk_module(d, "draw_color.frag");
-    EG_ASSERT(vs && fs);
     WGPUVertexAttribute va[2] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
     va[0].format = WGPUVertexFormat_Float32x4;
     va[1].format = WGPUVertexFormat_Unorm8x4; va[1].offset = 16; va[1].shaderLocation = 1;
@@ -95,36 +102,53 @@ EG_TEST(vulkan, draw_triangle_over_clear)
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
     t_submit(e);
-    EG_EXPECT_NO_ERROR();
-    uint8_t img[8 * 8 * 4];
-    EG_ASSERT(read_8x8(d, rt, img));
-    static const uint8_t red[4] = { 255, 0, 0, 255 }, blue[4] = { 0, 0, 255, 255 };
-    for (uint32_t y = 0; y < 8; y++)
-        for (uint32_t x = 0; x < 8; x++) {
-            if (x + y == 7) continue;
-            const uint8_t *want = x + y < 7 ? red : blue;
-            if (memcmp(img + (y * 8 + x) * 4, want, 4) != 0) {
-                eg_test_printf("    pixel (%u, %u) = %u %u %u %u\n", x, y, img[(y * 8 + x) * 4],
-                               img[(y * 8 + x) * 4 + 1], img[(y * 8 + x) * 4 + 2], img[(y * 8 + x) * 4 + 3]);
-                EG_EXPECT(false);
-            }
-        }
+    bool ok = read_8x8(d, rt, img);
     wgpuBufferRelease(vb);
     wgpuRenderPipelineRelease(p);
     wgpuShaderModuleRelease(vs);
     wgpuShaderModuleRelease(fs);
     wgpuTextureViewRelease(view);
     wgpuTextureRelease(rt);
+    return ok;
+}
+
+/* Window triangle (0,0) (0,8) (8,0): clip (-1,1) is the top-left corner in WebGPU (y up in clip
+ * space, down in the framebuffer), so pixel centres with x + y + 1 < 8 are red and those with
+ * x + y + 1 > 8 stay blue; the diagonal x + y = 7 lies on the edge and is left to the
+ * rasterizer's tie rule. A wrong y flip would put red at the bottom. Returns the wrong pixels. */
+static uint32_t triangle_wrong_pixels(const uint8_t img[8 * 8 * 4], bool print)
+{
+    static const uint8_t red[4] = { 255, 0, 0, 255 }, blue[4] = { 0, 0, 255, 255 };
+    uint32_t wrong = 0;
+    for (uint32_t y = 0; y < 8; y++)
+        for (uint32_t x = 0; x < 8; x++) {
+            if (x + y == 7) continue;
+            const uint8_t *want = x + y < 7 ? red : blue;
+            if (memcmp(img + (y * 8 + x) * 4, want, 4) == 0) continue;
+            if (print)
+                eg_test_printf("    pixel (%u, %u) = %u %u %u %u\n", x, y, img[(y * 8 + x) * 4],
+                               img[(y * 8 + x) * 4 + 1], img[(y * 8 + x) * 4 + 2], img[(y * 8 + x) * 4 + 3]);
+            wrong++;
+        }
+    return wrong;
+}
+
+EG_TEST(vulkan, draw_triangle_over_clear)
+{
+    VK_SETUP();
+    uint8_t img[8 * 8 * 4];
+    EG_ASSERT(triangle_run(d, img));
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT_EQ_U(triangle_wrong_pixels(img, true), 0);
     eg_test_device_release();
 }
 
-/* reduce.comp over 64 ones in 2 workgroups of 32: each workgroup sums 32 ones (tree reduction in
- * workgroup memory), writes sums[wg] = 32 and adds 1 to total: total 2, sums {32, 32}. */
-EG_TEST(vulkan, compute_reduce)
+/* Runs reduce.comp over 64 ones in 2 workgroups of 32 and reads {total, sums[0], sums[1], -}
+ * back into out; false when any step failed. Never asserts (see triangle_run). */
+static bool reduce_run(WGPUDevice d, uint32_t out[4])
 {
-    VK_SETUP();
     WGPUShaderModule cs = vk_module(d, "reduce.comp");
-    EG_ASSERT(cs);
+    if (!cs) return false;
     WGPUBindGroupLayoutEntry le[3] = { WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT, WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT,
                                        WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT };
     for (uint32_t i = 0; i < 3; i++) { le[i].binding = i; le[i].visibility = WGPUShaderStage_Compute; }
@@ -166,14 +190,7 @@ EG_TEST(vulkan, compute_reduce)
     wgpuComputePassEncoderEnd(pass);
     wgpuComputePassEncoderRelease(pass);
     t_submit(e);
-    EG_EXPECT_NO_ERROR();
-    uint32_t out[4];
-    EG_ASSERT(t_readback(d, db, 0, sizeof out, out));
-    float s0, s1;
-    memcpy(&s0, &out[1], 4);
-    memcpy(&s1, &out[2], 4);
-    EG_EXPECT_EQ_U(out[0], 2);
-    EG_EXPECT(s0 == 32.0f && s1 == 32.0f);
+    bool ok = t_readback(d, db, 0, 16, out);
     wgpuBindGroupRelease(bg);
     wgpuTextureViewRelease(iv);
     wgpuTextureRelease(img);
@@ -183,6 +200,27 @@ EG_TEST(vulkan, compute_reduce)
     wgpuPipelineLayoutRelease(pl);
     wgpuBindGroupLayoutRelease(bgl);
     wgpuShaderModuleRelease(cs);
+    return ok;
+}
+
+/* Each workgroup sums 32 ones (tree reduction in workgroup memory), writes sums[wg] = 32 and
+ * adds 1 to total: total 2, sums {32, 32}. */
+static bool reduce_right(const uint32_t out[4])
+{
+    float s0, s1;
+    memcpy(&s0, &out[1], 4);
+    memcpy(&s1, &out[2], 4);
+    return out[0] == 2 && s0 == 32.0f && s1 == 32.0f;
+}
+
+EG_TEST(vulkan, compute_reduce)
+{
+    VK_SETUP();
+    uint32_t out[4];
+    EG_ASSERT(reduce_run(d, out));
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT_EQ_U(out[0], 2);
+    EG_EXPECT(reduce_right(out));
     eg_test_device_release();
 }
 
@@ -239,6 +277,175 @@ EG_TEST(vulkan, adapter_is_vulkan_and_env_selects)
     EG_ASSERT(wgpuDeviceGetAdapterInfo(d, &info2) == WGPUStatus_Success);
     EG_EXPECT(info2.device.length >= n && memcmp(info2.device.data, name, n) == 0);
     eg_test_device_release();
+}
+
+/* ---- fault injection at the HAL boundary (hal/vulkan/vk_fault.h) ---- */
+
+static bool device_is_lost(WGPUDevice d)
+{
+    WGPUFutureWaitInfo w = { wgpuDeviceGetLostFuture(d), WGPU_FALSE };
+    (void)wgpuInstanceWaitAny(eg_test_instance(), 1, &w, 0);
+    return w.completed;
+}
+
+/* The suite's basic create/record/submit/readback cycle: a sampler, the compute dispatch and the
+ * draw, each read back through a mapped buffer. True when every result is right. */
+static bool basic_cycle(WGPUDevice d)
+{
+    WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
+    WGPUSampler smp = wgpuDeviceCreateSampler(d, &sd);
+    uint32_t out[4] = { 0, 0, 0, 0 };
+    uint8_t img[8 * 8 * 4];
+    bool ok = reduce_run(d, out) && reduce_right(out);
+    ok = triangle_run(d, img) && triangle_wrong_pixels(img, false) == 0 && ok;
+    wgpuSamplerRelease(smp);
+    wgpuInstanceProcessEvents(eg_test_instance());
+    return ok;
+}
+
+/* Counts the fallible Vulkan calls of one basic cycle on a fresh device (which must succeed). */
+static uint32_t count_cycle_calls(void)
+{
+    WGPUDevice d = vk_device();
+    if (!d) return 0;
+    eg_vk_fault_arm(0, 0, NULL, false);
+    bool ok = basic_cycle(d);
+    uint32_t calls = eg_vk_fault_calls();
+    eg_vk_fault_disarm();
+    EG_EXPECT(ok);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+    return ok ? calls : 0;
+}
+
+/* Fails each fallible Vulkan call of the cycle in turn with VK_ERROR_OUT_OF_DEVICE_MEMORY, on a
+ * fresh device each time. Each run must: reach the armed call; report a WebGPU OutOfMemory
+ * error first (or, where the backend absorbs the failure, such as a fence poll it retries, still
+ * get every result right); not lose the device; give every byte of device memory back once the
+ * cycle's objects are released; leave the device usable (the cycle then passes with no error);
+ * and leave every kernel pool empty at release. */
+EG_TEST(vulkan, fault_each_call_oom_recovers_without_leak)
+{
+    VK_SETUP();
+    eg_test_device_release();
+    if (!eg_vk_fault_available()) EG_SKIP("EMGPU_VK_FAULT_INJECTION = 0");
+    uint32_t calls = count_cycle_calls();
+    EG_ASSERT(calls >= 20);   /* modules, layouts, pipelines, buffers, images, views, submits... */
+    uint32_t absorbed = 0;
+    for (uint32_t n = 1; n <= calls; n++) {
+        WGPUDevice dn = vk_device();
+        EG_ASSERT(dn);
+        uint64_t base = eg_vk_memory_used_all();
+        eg_vk_fault_arm(n, FAULT_OOM, NULL, false);
+        bool ok = basic_cycle(dn);
+        const char *fired = eg_vk_fault_fired();
+        eg_vk_fault_disarm();
+        bool good = fired != NULL && !device_is_lost(dn) && eg_vk_memory_used_all() == base &&
+                    (eg_test_err.count ? eg_test_err.type == WGPUErrorType_OutOfMemory : ok);
+        if (!eg_test_err.count) absorbed++;
+        if (!good)
+            eg_test_printf("    call %u (%s): %u errors, first type %u \"%s\", results %s, used %llu of %llu\n", n,
+                           fired ? fired : "none", eg_test_err.count, (unsigned)eg_test_err.type, eg_test_err.message,
+                           ok ? "right" : "wrong", (unsigned long long)eg_vk_memory_used_all(),
+                           (unsigned long long)base);
+        EG_EXPECT(good);
+        eg_test_errors_reset();
+        bool again = basic_cycle(dn);
+        if (!again || eg_test_err.count)
+            eg_test_printf("    after call %u (%s) failed, the next cycle: %s, error \"%s\"\n", n, fired ? fired : "none",
+                           again ? "right" : "wrong", eg_test_err.message);
+        EG_EXPECT(again);
+        EG_EXPECT_NO_ERROR();
+        eg_test_device_release();
+    }
+    eg_test_printf("    %u fallible calls failed in turn, %u absorbed without an error\n", (unsigned)calls,
+                   (unsigned)absorbed);
+}
+
+/* A device that is lost at call n stays lost: every fallible call from the nth on returns
+ * VK_ERROR_DEVICE_LOST. Whichever call notices first, the WebGPU device must be lost (the lost
+ * future completes), nothing may hang or crash, and releasing everything leaves the kernel pools
+ * and the device memory empty. */
+EG_TEST(vulkan, fault_device_lost_at_each_call)
+{
+    VK_SETUP();
+    eg_test_device_release();
+    if (!eg_vk_fault_available()) EG_SKIP("EMGPU_VK_FAULT_INJECTION = 0");
+    uint32_t calls = count_cycle_calls();
+    EG_ASSERT(calls >= 20);
+    for (uint32_t n = 1; n <= calls; n++) {
+        WGPUDevice dn = vk_device();
+        EG_ASSERT(dn);
+        uint64_t base = eg_vk_memory_used_all();
+        eg_vk_fault_arm(n, FAULT_LOST, NULL, true);
+        (void)basic_cycle(dn);
+        const char *fired = eg_vk_fault_fired();
+        bool lost = device_is_lost(dn);
+        eg_vk_fault_disarm();
+        bool good = fired != NULL && lost && eg_vk_memory_used_all() == base;
+        if (!good)
+            eg_test_printf("    call %u (%s): lost %d, %u errors \"%s\", used %llu of %llu\n", n, fired ? fired : "none",
+                           (int)lost, eg_test_err.count, eg_test_err.message,
+                           (unsigned long long)eg_vk_memory_used_all(), (unsigned long long)base);
+        EG_EXPECT(good);
+        eg_test_errors_reset();
+        eg_test_device_release();
+    }
+}
+
+/* ---- the driver's host allocations in a fixed arena (EMGPU_VK_HOST_ALLOC_ARENA) ---- */
+
+/* The callbacks as the driver calls them: an allocation honours its alignment; a reallocation
+ * keeps the old bytes (the first 100 of a 100-byte block grown to 5000) and frees the old block;
+ * realloc to 0 frees; a request larger than the arena fails (NULL, logged with the knob) and
+ * changes nothing; in the end the arena holds what it held before. */
+EG_TEST(vulkan, host_arena_alloc_realloc_free)
+{
+#if EMGPU_HAL_VULKAN && EMGPU_VK_HOST_ALLOC_ARENA
+    uint64_t before = eg_vk_host_arena_used();
+    uint8_t *p = eg_vk_host_arena_call_alloc(100, 64);
+    EG_ASSERT(p);
+    EG_EXPECT_EQ_U((uintptr_t)p % 64, 0);
+    for (uint32_t i = 0; i < 100; i++) p[i] = (uint8_t)(i * 3 + 1);
+    uint8_t *q = eg_vk_host_arena_call_realloc(p, 5000, 16);
+    EG_ASSERT(q);
+    bool same = true;
+    for (uint32_t i = 0; i < 100; i++) same = same && q[i] == (uint8_t)(i * 3 + 1);
+    EG_EXPECT(same);
+    EG_EXPECT(eg_vk_host_arena_used() >= before + 5000 && eg_vk_host_arena_used() < before + 5000 + 64);
+    uint64_t mid = eg_vk_host_arena_used();
+    EG_EXPECT(eg_vk_host_arena_call_alloc((size_t)EMGPU_VK_HOST_ALLOC_ARENA + 1, 16) == NULL);
+    EG_EXPECT_EQ_U(eg_vk_host_arena_used(), mid);
+    EG_EXPECT(eg_vk_host_arena_call_realloc(q, 0, 16) == NULL);
+    EG_EXPECT_EQ_U(eg_vk_host_arena_used(), before);
+#else
+    EG_SKIP("EMGPU_VK_HOST_ALLOC_ARENA = 0 (build with EXTRA_CFLAGS=-DEMGPU_VK_HOST_ALLOC_ARENA=<bytes>)");
+#endif
+}
+
+/* The basic cycle with every driver host allocation in the arena: results right, no error; the
+ * arena's use is reported, and the device's own objects all go back when it is released (what
+ * stays is the process-wide instance's). */
+EG_TEST(vulkan, host_arena_basic_cycle)
+{
+#if EMGPU_HAL_VULKAN && EMGPU_VK_HOST_ALLOC_ARENA
+    uint64_t before = eg_vk_host_arena_used();
+    VK_SETUP();
+    uint64_t opened = eg_vk_host_arena_used();
+    EG_EXPECT(basic_cycle(d));
+    EG_EXPECT_NO_ERROR();
+    uint64_t after_cycle = eg_vk_host_arena_used();
+    eg_test_device_release();
+    eg_test_printf("    driver host arena: %llu B with the instance, %llu B with a device open, %llu B after the "
+                   "cycle, %llu B after release, peak %llu of %u B\n", (unsigned long long)before,
+                   (unsigned long long)opened, (unsigned long long)after_cycle,
+                   (unsigned long long)eg_vk_host_arena_used(), (unsigned long long)eg_vk_host_arena_peak(),
+                   (unsigned)EMGPU_VK_HOST_ALLOC_ARENA);
+    EG_EXPECT(eg_vk_host_arena_peak() > 0);
+    EG_EXPECT(eg_vk_host_arena_used() <= opened);
+#else
+    EG_SKIP("EMGPU_VK_HOST_ALLOC_ARENA = 0 (build with EXTRA_CFLAGS=-DEMGPU_VK_HOST_ALLOC_ARENA=<bytes>)");
+#endif
 }
 
 /* With EMGPU_VK_VALIDATION=1 the Khronos layer (with synchronization validation) checks every

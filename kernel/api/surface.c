@@ -1,0 +1,566 @@
+/* Surfaces: sources, capabilities, configure/unconfigure, acquire and present (see surface.h). */
+#include "kernel/api/surface.h"
+
+#include "kernel/api/adapter.h"
+#include "kernel/api/device.h"
+#include "kernel/api/instance.h"
+#include "kernel/api/texture.h"
+#include "kernel/base/log.h"
+#include "kernel/track/track.h"
+
+#define FBDEV_PATH_MAX 64
+
+/* ---- panel formats ---- */
+
+uint32_t eg_panel_format_bytes(WGPUEmgpuPanelFormat f)
+{
+    switch (f) {
+    case WGPUEmgpuPanelFormat_RGB565: case WGPUEmgpuPanelFormat_BGR565:
+    case WGPUEmgpuPanelFormat_RGB565BE: return 2;
+    case WGPUEmgpuPanelFormat_XRGB8888: case WGPUEmgpuPanelFormat_ARGB8888:
+    case WGPUEmgpuPanelFormat_XBGR8888: case WGPUEmgpuPanelFormat_ABGR8888: return 4;
+    default: return 0;
+    }
+}
+
+WGPUTextureFormat eg_panel_format_texture(WGPUEmgpuPanelFormat f)
+{
+    switch (f) {
+    case WGPUEmgpuPanelFormat_RGB565: return WGPUTextureFormat_EmgpuRGB565Unorm;
+    case WGPUEmgpuPanelFormat_XRGB8888: case WGPUEmgpuPanelFormat_ARGB8888:
+        return WGPUTextureFormat_BGRA8Unorm;
+    case WGPUEmgpuPanelFormat_XBGR8888: case WGPUEmgpuPanelFormat_ABGR8888:
+        return WGPUTextureFormat_RGBA8Unorm;
+    default: return WGPUTextureFormat_Undefined;
+    }
+}
+
+const char *eg_panel_format_name(WGPUEmgpuPanelFormat f)
+{
+    static const char *const names[] = { "Undefined", "RGB565", "BGR565", "RGB565BE", "XRGB8888",
+                                         "ARGB8888", "XBGR8888", "ABGR8888" };
+    return (unsigned)f < EG_ARRAY_LEN(names) ? names[f] : "(unknown)";
+}
+
+/* ---- capabilities ----
+ * Static tables, so wgpuSurfaceCapabilitiesFreeMembers has nothing to free and a capabilities
+ * struct stays valid after the surface is released. formats[0] is the zero-copy format when
+ * the panel has one; 16-bit panels without one still prefer RGB565 (half the render memory). */
+
+static const WGPUTextureFormat formats_565[] = {
+    WGPUTextureFormat_EmgpuRGB565Unorm, WGPUTextureFormat_BGRA8Unorm, WGPUTextureFormat_RGBA8Unorm };
+static const WGPUTextureFormat formats_bgra[] = {
+    WGPUTextureFormat_BGRA8Unorm, WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_EmgpuRGB565Unorm };
+static const WGPUTextureFormat formats_rgba[] = {
+    WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm, WGPUTextureFormat_EmgpuRGB565Unorm };
+static const WGPUPresentMode present_modes[] = { WGPUPresentMode_Fifo };
+static const WGPUCompositeAlphaMode alpha_opaque[] = { WGPUCompositeAlphaMode_Opaque };
+static const WGPUCompositeAlphaMode alpha_with_premul[] = {
+    WGPUCompositeAlphaMode_Opaque, WGPUCompositeAlphaMode_Premultiplied };
+
+#define SURFACE_USAGES (WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc | \
+                        WGPUTextureUsage_CopyDst | WGPUTextureUsage_TextureBinding)
+
+static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
+{
+    WGPUEmgpuPanelFormat f = s->target.format;
+    c->usages = SURFACE_USAGES;
+    if (eg_panel_format_bytes(f) == 2) {
+        c->formats = formats_565;
+        c->formatCount = EG_ARRAY_LEN(formats_565);
+    } else if (eg_panel_format_texture(f) == WGPUTextureFormat_RGBA8Unorm) {
+        c->formats = formats_rgba;
+        c->formatCount = EG_ARRAY_LEN(formats_rgba);
+    } else {
+        c->formats = formats_bgra;
+        c->formatCount = EG_ARRAY_LEN(formats_bgra);
+    }
+    c->presentModes = present_modes;
+    c->presentModeCount = EG_ARRAY_LEN(present_modes);
+    /* Only panels that store alpha can show a premultiplied result differently from opaque. */
+    bool alpha = f == WGPUEmgpuPanelFormat_ARGB8888 || f == WGPUEmgpuPanelFormat_ABGR8888;
+    c->alphaModes = alpha ? alpha_with_premul : alpha_opaque;
+    c->alphaModeCount = alpha ? 2 : 1;
+}
+
+static bool surface_live(WGPUSurface s, const char *entry)
+{
+    return eg_handle_live(s, EG_KIND_SURFACE, entry);
+}
+
+WGPUStatus wgpuSurfaceGetCapabilities(WGPUSurface surface, WGPUAdapter adapter,
+                                      WGPUSurfaceCapabilities *capabilities)
+{
+    static const char entry[] = "wgpuSurfaceGetCapabilities";
+    if (!surface_live(surface, entry) || !eg_handle_live(adapter, EG_KIND_ADAPTER, entry))
+        return WGPUStatus_Error;
+    if (!capabilities || capabilities->nextInChain) {
+        eg_log(EG_LOG_ERROR, "%s: capabilities is NULL or has a nextInChain", entry);
+        return WGPUStatus_Error;
+    }
+    /* webgpu.h: Error "if the surface is not compatible with the adapter". */
+    if (adapter->instance != surface->instance || !adapter->hal->surface_present) {
+        eg_log(EG_LOG_ERROR, "%s: adapter (%s backend%s) cannot present to this surface", entry,
+               adapter->hal->name, adapter->instance != surface->instance ? ", another instance" : "");
+        return WGPUStatus_Error;
+    }
+    caps_of(surface, capabilities);
+    return WGPUStatus_Success;
+}
+
+void wgpuSurfaceCapabilitiesFreeMembers(WGPUSurfaceCapabilities surfaceCapabilities)
+{
+    (void)surfaceCapabilities;   /* the arrays are static tables (see caps_of) */
+}
+
+/* ---- creation ---- */
+
+/* Validates a memory panel source and fills the surface's target. */
+static bool source_memory(const eg_vctx_t *v, eg_surface_t *s, const WGPUEmgpuSurfaceSourceMemoryPanel *p)
+{
+    uint32_t bpp = eg_panel_format_bytes(p->format);
+    EG_CHECK(v, bpp != 0, SURFACE_SOURCE, "WGPUEmgpuSurfaceSourceMemoryPanel.format 0x%x is not a "
+             "WGPUEmgpuPanelFormat", (unsigned)p->format);
+    EG_CHECK(v, p->width && p->height, SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceMemoryPanel size %ux%u has a zero dimension",
+             (unsigned)p->width, (unsigned)p->height);
+    EG_CHECK(v, (p->framebuffer != NULL) != (p->stripBuffer != NULL), SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceMemoryPanel needs exactly one of framebuffer and stripBuffer "
+             "(framebuffer %s, stripBuffer %s)", p->framebuffer ? "set" : "NULL",
+             p->stripBuffer ? "set" : "NULL");
+    eg_surface_target_t *t = &s->target;
+    t->width_px = p->width;
+    t->height_px = p->height;
+    t->format = p->format;
+    t->flush = p->flush;
+    t->flush_user = p->flushUserdata;
+    uint64_t row_B = (uint64_t)p->width * bpp;
+    EG_CHECK(v, row_B <= UINT32_MAX, SURFACE_SOURCE, "WGPUEmgpuSurfaceSourceMemoryPanel width %u "
+             "is too large", (unsigned)p->width);
+    if (p->framebuffer) {
+        t->framebuffer = p->framebuffer;
+        t->stride_B = p->bytesPerRow ? p->bytesPerRow : (uint32_t)row_B;
+        EG_CHECK(v, t->stride_B >= row_B, SURFACE_SOURCE, "WGPUEmgpuSurfaceSourceMemoryPanel."
+                 "bytesPerRow %u is less than width %u x %u bytes", (unsigned)p->bytesPerRow,
+                 (unsigned)p->width, (unsigned)bpp);
+        return true;
+    }
+    EG_CHECK(v, p->stripHeight >= 1, SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceMemoryPanel.stripHeight is 0 (strip mode needs >= 1 row)");
+    EG_CHECK(v, p->flush != NULL, SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceMemoryPanel.flush is NULL (strip mode needs it)");
+    t->strip = p->stripBuffer;
+    t->strip_rows = eg_min_u32(p->stripHeight, p->height);
+    t->stride_B = (uint32_t)row_B;
+    return true;
+}
+
+static bool source_fbdev(const eg_vctx_t *v, eg_surface_t *s, const WGPUEmgpuSurfaceSourceFbdev *f)
+{
+    char path[FBDEV_PATH_MAX];
+    size_t n = f->path.length == WGPU_STRLEN && f->path.data ? eg_strlen(f->path.data) : f->path.length;
+    EG_CHECK(v, f->path.data && n > 0 && n < sizeof path, SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceFbdev.path is empty or longer than %u bytes",
+             (unsigned)(sizeof path - 1));
+    eg_memcpy(path, f->path.data, n);
+    path[n] = '\0';
+    EG_CHECK(v, eg_port_fbdev_open(path, &s->fbdev), SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceFbdev.path \"%s\" cannot be used (see the log above)", path);
+    s->kind = EG_SURFACE_FBDEV;
+    s->target.width_px = s->fbdev.width_px;
+    s->target.height_px = s->fbdev.height_px;
+    s->target.format = (WGPUEmgpuPanelFormat)s->fbdev.format;
+    s->target.stride_B = s->fbdev.stride_B;
+    s->target.framebuffer = s->fbdev.map;   /* screen 0; acquire picks the back screen */
+    return true;
+}
+
+static bool source_resolve(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceDescriptor *d)
+{
+    const WGPUChainedStruct *c = d->nextInChain;
+    EG_CHECK(v, c != NULL, SURFACE_SOURCE, "descriptor.nextInChain is NULL: chain a surface source "
+             "(WGPUEmgpuSurfaceSourceMemoryPanel or WGPUEmgpuSurfaceSourceFbdev)");
+    EG_CHECK(v, c->next == NULL, SURFACE_SOURCE,
+             "descriptor chains more than one struct (second sType 0x%x)", (unsigned)c->next->sType);
+    if (c->sType == WGPUSType_EmgpuSurfaceSourceMemoryPanel) {
+        s->kind = EG_SURFACE_MEMORY_PANEL;
+        return source_memory(v, s, (const WGPUEmgpuSurfaceSourceMemoryPanel *)(const void *)c);
+    }
+    if (c->sType == WGPUSType_EmgpuSurfaceSourceFbdev)
+        return source_fbdev(v, s, (const WGPUEmgpuSurfaceSourceFbdev *)(const void *)c);
+    return eg_fail(v, WGPUErrorType_Validation, EG_E_UNKNOWN_STYPE, "descriptor.nextInChain sType "
+                   "0x%x is not a surface source this build supports (memory panel 0x%x, fbdev "
+                   "0x%x)", (unsigned)c->sType, (unsigned)WGPUSType_EmgpuSurfaceSourceMemoryPanel,
+                   (unsigned)WGPUSType_EmgpuSurfaceSourceFbdev);
+}
+
+/* Spec: webgpu-headers "Surfaces": a surface is created from one chained source; there is no
+ * device yet, so failures are logged and the result is NULL. */
+WGPUSurface wgpuInstanceCreateSurface(WGPUInstance instance, WGPUSurfaceDescriptor const *descriptor)
+{
+    eg_vctx_t v = eg_vctx(NULL, "wgpuInstanceCreateSurface", NULL);
+    struct WGPUInstanceImpl *inst = NULL;
+    for (uint32_t i = 0; i < EMGPU_MAX_INSTANCES && instance; i++)
+        if (eg_instance_at(i) == instance) inst = instance;
+    if (!inst) {
+        eg_log(EG_LOG_ERROR, "wgpuInstanceCreateSurface: instance %p is NULL or released",
+               (void *)instance);
+        return NULL;
+    }
+    if (!descriptor) {
+        eg_fail(&v, WGPUErrorType_Validation, EG_E_NULL_DESCRIPTOR, "descriptor is NULL");
+        return NULL;
+    }
+    eg_surface_t *s = eg_object_alloc_in(&v, inst, EG_KIND_SURFACE);
+    if (!s) return NULL;
+    eg_object_set_label(&s->obj, descriptor->label);
+    v.label = s->obj.label;
+    s->instance = inst;
+    s->fbdev.fd = -1;
+    if (!source_resolve(&v, s, descriptor)) {
+        eg_object_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* ---- configuration ---- */
+
+static bool in_formats(const WGPUSurfaceCapabilities *c, WGPUTextureFormat f)
+{
+    for (size_t i = 0; i < c->formatCount; i++)
+        if (c->formats[i] == f) return true;
+    return false;
+}
+
+static const char *format_name(WGPUTextureFormat f)
+{
+    const eg_format_info_t *fi = eg_format_info(f);
+    return fi ? fi->name : "(not a format)";
+}
+
+/* Spec: GPUCanvasContext configure() ("validate texture format required features", "supported
+ * context formats", usage), with webgpu-headers' capability rules for alpha and present modes. */
+static bool validate_formats(const eg_vctx_t *v, const WGPUSurfaceConfiguration *c,
+                             const WGPUSurfaceCapabilities *caps, WGPUTextureFormat *srgb_out)
+{
+    EG_CHECK(v, in_formats(caps, c->format), SURFACE_FORMAT, "config.format %s (0x%x) is not "
+             "one of the surface's formats (preferred: %s)", format_name(c->format),
+             (unsigned)c->format, format_name(caps->formats[0]));
+    EG_CHECK(v, c->viewFormatCount == 0 || c->viewFormats, NULL_DESCRIPTOR,
+             "config.viewFormats is NULL but viewFormatCount is %u", (unsigned)c->viewFormatCount);
+    const eg_format_info_t *fi = eg_format_info(c->format);
+    *srgb_out = WGPUTextureFormat_Undefined;
+    for (size_t i = 0; i < c->viewFormatCount; i++) {
+        WGPUTextureFormat vf = c->viewFormats[i];
+        EG_CHECK(v, vf == c->format || (fi->srgb_pair != WGPUTextureFormat_Undefined &&
+                                        vf == fi->srgb_pair), TEXTURE_VIEW_FORMATS,
+                 "config.viewFormats[%u] %s is not view-compatible with config.format %s",
+                 (unsigned)i, format_name(vf), fi->name);
+        if (vf != c->format) *srgb_out = vf;
+    }
+    EG_CHECK(v, c->usage != 0 && (c->usage & ~caps->usages) == 0, SURFACE_USAGE,
+             "config.usage 0x%llx is 0 or has bits outside the surface's usages 0x%llx",
+             (unsigned long long)c->usage, (unsigned long long)caps->usages);
+    return true;
+}
+
+static bool validate_modes(const eg_vctx_t *v, const WGPUSurfaceConfiguration *c,
+                           const WGPUSurfaceCapabilities *caps)
+{
+    bool alpha_ok = c->alphaMode == WGPUCompositeAlphaMode_Auto;
+    for (size_t i = 0; i < caps->alphaModeCount; i++) alpha_ok |= caps->alphaModes[i] == c->alphaMode;
+    EG_CHECK(v, alpha_ok, SURFACE_ALPHA_MODE, "config.alphaMode 0x%x is not supported by this "
+             "surface (Auto or Opaque%s)", (unsigned)c->alphaMode,
+             caps->alphaModeCount > 1 ? " or Premultiplied" : "");
+    bool present_ok = c->presentMode == WGPUPresentMode_Undefined;
+    for (size_t i = 0; i < caps->presentModeCount; i++)
+        present_ok |= caps->presentModes[i] == c->presentMode;
+    EG_CHECK(v, present_ok, SURFACE_PRESENT_MODE, "config.presentMode 0x%x is not supported by "
+             "this surface (Undefined or Fifo)", (unsigned)c->presentMode);
+    return true;
+}
+
+static bool validate_size(const eg_vctx_t *v, const eg_surface_t *s, const WGPUSurfaceConfiguration *c)
+{
+    uint32_t max2d = v->device->limits.maxTextureDimension2D;
+    EG_CHECK(v, c->width && c->height, SURFACE_SIZE, "config size %ux%u has a zero dimension",
+             (unsigned)c->width, (unsigned)c->height);
+    EG_CHECK(v, c->width <= max2d && c->height <= max2d, SURFACE_SIZE,
+             "config size %ux%u exceeds maxTextureDimension2D (%u)", (unsigned)c->width,
+             (unsigned)c->height, (unsigned)max2d);
+    /* No scaler: a frame is shown 1:1 at the panel's top-left corner. */
+    EG_CHECK(v, c->width <= s->target.width_px && c->height <= s->target.height_px, SURFACE_SIZE,
+             "config size %ux%u is larger than the panel (%ux%u)", (unsigned)c->width,
+             (unsigned)c->height, (unsigned)s->target.width_px, (unsigned)s->target.height_px);
+    return true;
+}
+
+/* Zero copy needs the texture's bytes to be the panel's: same layout, same row length (soft
+ * textures have no row padding), and memory the CPU can render into. */
+static bool zero_copy_possible(const eg_surface_t *s, const struct WGPUDeviceImpl *dev,
+                               WGPUTextureFormat format, uint32_t width_px)
+{
+    const eg_surface_target_t *t = &s->target;
+    return t->framebuffer && dev->hal->texture_wrap && format == eg_panel_format_texture(t->format) &&
+           (uint64_t)width_px * eg_panel_format_bytes(t->format) == t->stride_B;
+}
+
+static void drop_config(eg_surface_t *s)
+{
+    if (s->device) eg_device_unref(s->device);
+    s->device = NULL;
+    s->state = EG_SURFACE_UNCONFIGURED;
+}
+
+static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfiguration *c)
+{
+    if (!eg_handle_check(v, c->device, EG_KIND_DEVICE, "config.device", false)) return false;
+    v->device = c->device;
+    EG_CHECK(v, c->device->instance == s->instance, WRONG_DEVICE,
+             "config.device belongs to another instance than the surface");
+    EG_CHECK(v, s->state != EG_SURFACE_ACQUIRED, SURFACE_ALREADY_ACQUIRED,
+             "the surface texture of the current frame was not presented yet (call "
+             "wgpuSurfacePresent first)");
+    drop_config(s);   /* a failed Configure leaves the surface unconfigured, as in the canvas spec */
+    EG_CHECK(v, c->nextInChain == NULL, UNKNOWN_STYPE, "config.nextInChain: sType 0x%x is not "
+             "accepted", (unsigned)c->nextInChain->sType);
+    EG_CHECK(v, c->device->hal->surface_present != NULL, SURFACE_UNSUPPORTED,
+             "config.device runs on the %s backend, which cannot present to surfaces yet",
+             c->device->hal->name);
+    WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
+    caps_of(s, &caps);
+    WGPUTextureFormat srgb = WGPUTextureFormat_Undefined;
+    if (!validate_formats(v, c, &caps, &srgb) || !validate_modes(v, c, &caps) ||
+        !validate_size(v, s, c))
+        return false;
+    eg_object_ref(c->device);
+    s->device = c->device;
+    s->format = c->format;
+    s->view_srgb_pair = srgb;
+    s->usage = c->usage;
+    s->width_px = c->width;
+    s->height_px = c->height;
+    s->alpha_mode = c->alphaMode == WGPUCompositeAlphaMode_Auto ? caps.alphaModes[0] : c->alphaMode;
+    s->present_mode = WGPUPresentMode_Fifo;
+    s->zero_copy = zero_copy_possible(s, c->device, c->format, c->width);
+    s->state = EG_SURFACE_CONFIGURED;
+    return true;
+}
+
+void wgpuSurfaceConfigure(WGPUSurface surface, WGPUSurfaceConfiguration const *config)
+{
+    if (!surface_live(surface, "wgpuSurfaceConfigure")) return;
+    eg_vctx_t v = eg_vctx(NULL, "wgpuSurfaceConfigure", surface->obj.label);
+    if (!config) {
+        eg_fail(&v, WGPUErrorType_Validation, EG_E_NULL_DESCRIPTOR, "config is NULL");
+        return;
+    }
+    (void)configure(&v, surface, config);
+}
+
+void wgpuSurfaceUnconfigure(WGPUSurface surface)
+{
+    if (!surface_live(surface, "wgpuSurfaceUnconfigure")) return;
+    if (surface->state == EG_SURFACE_ACQUIRED) {
+        eg_vctx_t v = eg_vctx(surface->device, "wgpuSurfaceUnconfigure", surface->obj.label);
+        eg_fail(&v, WGPUErrorType_Validation, EG_E_SURFACE_ALREADY_ACQUIRED, "the surface texture "
+                "of the current frame was not presented yet (call wgpuSurfacePresent first)");
+        return;
+    }
+    drop_config(surface);
+}
+
+/* ---- frames ---- */
+
+static uint32_t texture_pool_index(const struct WGPUTextureImpl *t)
+{
+    return eg_pool_index(eg_pool_of(t, EG_KIND_TEXTURE), t);
+}
+
+/* Makes the frame's texture the way wgpuDeviceCreateTexture would (the configuration was
+ * validated as its descriptor), but over the panel memory when zero copy applies. */
+static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s, uint8_t *mem)
+{
+    struct WGPUDeviceImpl *dev = s->device;
+    struct WGPUTextureImpl *t = eg_object_alloc(v, dev, EG_KIND_TEXTURE);
+    if (!t) return NULL;
+    eg_memcpy(t->obj.label, s->obj.label, sizeof t->obj.label);
+    t->fi = eg_format_info(s->format);
+    t->usage = s->usage;
+    t->dimension = WGPUTextureDimension_2D;
+    t->size = (WGPUExtent3D){ s->width_px, s->height_px, 1 };
+    t->format = s->format;
+    t->mip_level_count = 1;
+    t->sample_count = 1;
+    t->view_srgb_pair = s->view_srgb_pair;
+    size_t size_B = (size_t)s->width_px * s->height_px * t->fi->block_B;
+    eg_status_t st = mem ? dev->hal->texture_wrap(dev->hal_dev, t, mem, size_B)
+                         : dev->hal->texture_create(dev->hal_dev, t);
+    if (st != EG_STATUS_OK) {
+        eg_fail_hal(v, st, "surface texture", size_B);
+        eg_object_free(t);
+        return NULL;
+    }
+    t->hal_live = true;
+    eg_track_error_t err;
+    if (eg_track_texture_register(dev->track, texture_pool_index(t), 1, 1, &err) != EG_TRACK_OK) {
+        eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_POOL_FULL, "the tracker cannot hold the "
+                "surface texture (status %d)", (int)err.status);
+        if (mem) dev->hal->texture_unwrap(dev->hal_dev, t);
+        dev->hal->texture_destroy(dev->hal_dev, t);
+        eg_object_free(t);
+        return NULL;
+    }
+    t->tracked = true;
+    return t;
+}
+
+/* The fbdev screen to draw next: the one not shown when double buffered. */
+static uint8_t *back_buffer(const eg_surface_t *s)
+{
+    if (s->kind != EG_SURFACE_FBDEV) return s->target.framebuffer;
+    uint32_t back = s->fbdev.screens > 1 ? 1u - s->fbdev.shown : 0u;
+    return s->fbdev.map + back * s->fbdev.screen_B;
+}
+
+static WGPUSurfaceGetCurrentTextureStatus acquire(eg_vctx_t *v, eg_surface_t *s,
+                                                  struct WGPUTextureImpl **out)
+{
+    if (s->state == EG_SURFACE_UNCONFIGURED) {
+        eg_log(EG_LOG_ERROR, "wgpuSurfaceGetCurrentTexture \"%s\": the surface is not configured",
+               s->obj.label);
+        return WGPUSurfaceGetCurrentTextureStatus_Error;
+    }
+    v->device = s->device;
+    if (s->state == EG_SURFACE_ACQUIRED) {
+        eg_fail(v, WGPUErrorType_Validation, EG_E_SURFACE_ALREADY_ACQUIRED, "the texture of the "
+                "current frame was not presented yet (one GetCurrentTexture per Present)");
+        return WGPUSurfaceGetCurrentTextureStatus_Error;
+    }
+    if (s->device->lost) return WGPUSurfaceGetCurrentTextureStatus_Lost;
+    if (s->kind == EG_SURFACE_FBDEV && !eg_port_fbdev_mode_unchanged(&s->fbdev))
+        return WGPUSurfaceGetCurrentTextureStatus_Outdated;
+    struct WGPUTextureImpl *t = frame_texture(v, s, s->zero_copy ? back_buffer(s) : NULL);
+    if (!t) return WGPUSurfaceGetCurrentTextureStatus_Error;
+    s->texture = t;
+    s->state = EG_SURFACE_ACQUIRED;
+    *out = t;
+    /* Suboptimal: rendering works, but the panel's native format at its full width would skip
+     * the conversion on every Present. */
+    bool better = !s->zero_copy &&
+                  zero_copy_possible(s, s->device, eg_panel_format_texture(s->target.format),
+                                     s->target.width_px);
+    return better ? WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal
+                  : WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal;
+}
+
+void wgpuSurfaceGetCurrentTexture(WGPUSurface surface, WGPUSurfaceTexture *surfaceTexture)
+{
+    if (!surfaceTexture) {
+        eg_log(EG_LOG_ERROR, "wgpuSurfaceGetCurrentTexture: surfaceTexture is NULL");
+        return;
+    }
+    surfaceTexture->texture = NULL;
+    surfaceTexture->status = WGPUSurfaceGetCurrentTextureStatus_Error;
+    if (!surface_live(surface, "wgpuSurfaceGetCurrentTexture")) return;
+    eg_vctx_t v = eg_vctx(NULL, "wgpuSurfaceGetCurrentTexture", surface->obj.label);
+    struct WGPUTextureImpl *t = NULL;
+    surfaceTexture->status = acquire(&v, surface, &t);
+    if (!t) return;
+    eg_object_ref(t);   /* webgpu.h: the texture is returned with ownership; the surface keeps one */
+    surfaceTexture->texture = t;
+}
+
+/* Ends the frame: the texture is destroyed (later uses are errors) and the surface drops its
+ * reference; the application's reference stays until it releases it. */
+static void end_frame(eg_surface_t *s)
+{
+    struct WGPUTextureImpl *t = s->texture;
+    struct WGPUDeviceImpl *dev = s->device;
+    if (s->zero_copy && t->hal_live) dev->hal->texture_unwrap(dev->hal_dev, t);
+    wgpuTextureDestroy(t);
+    wgpuTextureRelease(t);
+    s->texture = NULL;
+    s->state = EG_SURFACE_CONFIGURED;
+}
+
+static eg_status_t present_frame(eg_surface_t *s)
+{
+    struct WGPUDeviceImpl *dev = s->device;
+    struct WGPUTextureImpl *t = s->texture;
+    if (t->obj.last_submit > dev->completed_index) {
+        dev->hal->wait_index(dev->hal_dev, t->obj.last_submit, UINT64_MAX);
+        eg_device_poll(dev);
+    }
+    uint8_t *dst = back_buffer(s);
+    const eg_surface_target_t *g = &s->target;
+    eg_status_t st = EG_STATUS_OK;
+    if (!s->zero_copy) {
+        eg_hal_present_t p = {
+            .mem = g->strip ? NULL : dst, .strip = g->strip, .stride_B = g->stride_B,
+            .strip_rows = g->strip_rows, .width_px = s->width_px, .height_px = s->height_px,
+            .format = g->format, .opaque = s->alpha_mode == WGPUCompositeAlphaMode_Opaque,
+            .flush = g->flush, .flush_user = g->flush_user,
+        };
+        st = dev->hal->surface_present(dev->hal_dev, t, &p);
+    }
+    if (st == EG_STATUS_OK && !g->strip && g->flush)
+        g->flush(g->flush_user, 0, 0, s->width_px, s->height_px, dst, g->stride_B);
+    if (st == EG_STATUS_OK && s->kind == EG_SURFACE_FBDEV && s->fbdev.screens > 1)
+        (void)eg_port_fbdev_show(&s->fbdev, 1u - s->fbdev.shown);
+    return st;
+}
+
+/* Spec: webgpu-headers wgpuSurfacePresent: "Returns Error if the surface doesn't have a current
+ * texture"; wgpu-core adds the destroyed-texture case. */
+WGPUStatus wgpuSurfacePresent(WGPUSurface surface)
+{
+    if (!surface_live(surface, "wgpuSurfacePresent")) return WGPUStatus_Error;
+    eg_vctx_t v = eg_vctx(surface->device, "wgpuSurfacePresent", surface->obj.label);
+    if (surface->state != EG_SURFACE_ACQUIRED) {
+        eg_fail(&v, WGPUErrorType_Validation, EG_E_SURFACE_NOT_ACQUIRED, "the surface has no "
+                "current texture (%s)", surface->state == EG_SURFACE_UNCONFIGURED ? "not configured"
+                : "call wgpuSurfaceGetCurrentTexture first");
+        return WGPUStatus_Error;
+    }
+    if (surface->texture->obj.destroyed) {
+        eg_fail(&v, WGPUErrorType_Validation, EG_E_SURFACE_TEXTURE_DESTROYED, "the current texture "
+                "was destroyed before Present; the frame is dropped");
+        end_frame(surface);
+        return WGPUStatus_Error;
+    }
+    eg_status_t st = present_frame(surface);
+    end_frame(surface);
+    if (st != EG_STATUS_OK) {
+        eg_fail_hal(&v, st, "surface present", 0);
+        return WGPUStatus_Error;
+    }
+    return WGPUStatus_Success;
+}
+
+/* ---- labels and references ---- */
+
+void wgpuSurfaceSetLabel(WGPUSurface surface, WGPUStringView label)
+{
+    if (surface_live(surface, "wgpuSurfaceSetLabel")) eg_object_set_label(&surface->obj, label);
+}
+
+void wgpuSurfaceAddRef(WGPUSurface surface)
+{
+    if (surface_live(surface, "wgpuSurfaceAddRef")) eg_object_ref(surface);
+}
+
+static void destroy_surface(void *object)
+{
+    eg_surface_t *s = object;
+    if (s->state == EG_SURFACE_ACQUIRED) end_frame(s);
+    drop_config(s);
+    if (s->kind == EG_SURFACE_FBDEV) eg_port_fbdev_close(&s->fbdev);
+    eg_object_free(s);
+}
+
+void wgpuSurfaceRelease(WGPUSurface surface)
+{
+    if (surface_live(surface, "wgpuSurfaceRelease")) eg_object_unref(surface, destroy_surface);
+}

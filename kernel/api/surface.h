@@ -1,0 +1,92 @@
+/* Surfaces: the Impl struct, its state machine, and the present descriptor that the HAL receives.
+ *
+ * STATE MACHINE (webgpu-headers "Surfaces", wgpu-core present.rs for the error cases):
+ *
+ *     UNCONFIGURED --Configure--> CONFIGURED --GetCurrentTexture--> ACQUIRED
+ *          ^                        |   ^                               |
+ *          +------Unconfigure-------+   +------------Present------------+
+ *
+ *   - Configure / Unconfigure in ACQUIRED is a validation error (SURFACE_ALREADY_ACQUIRED): the
+ *     frame must be presented first. Configure in CONFIGURED replaces the configuration.
+ *   - GetCurrentTexture in UNCONFIGURED gives status Error and no texture (logged: no device to
+ *     report to); in ACQUIRED a validation error and status Error.
+ *   - Present in any state but ACQUIRED returns WGPUStatus_Error (a validation error on the
+ *     configured device when there is one). After Present the texture is destroyed: a later use
+ *     is the usual DESTROYED_OBJECT error, and the application still owns a reference to Release.
+ *   - Release of the surface in any state cleans up (the acquired texture, the device reference).
+ *
+ * SOURCES. A memory panel (framebuffer or strip buffer + flush, emgpu.h) or a Linux fbdev device
+ * (port/display.h). Both reduce to eg_surface_target_t: where the native pixels go.
+ */
+#ifndef EG_API_SURFACE_H
+#define EG_API_SURFACE_H
+
+#include <emgpu/emgpu.h>
+
+#include "kernel/api/error.h"
+#include "kernel/api/object.h"
+#include "port/display.h"
+
+/** What wgpuSurfacePresent hands to the HAL's surface_present: the destination in native pixels.
+ *  Exactly one of mem (a framebuffer) and strip (strip mode, flush required) is set. */
+typedef struct eg_hal_present {
+    uint8_t *mem;                 /* row y of the frame at mem + y * stride_B */
+    uint8_t *strip;               /* strip_rows rows of stride_B bytes, reused per strip */
+    uint32_t stride_B;
+    uint32_t strip_rows;
+    uint32_t width_px, height_px; /* the configured size (<= the panel) */
+    WGPUEmgpuPanelFormat format;  /* native layout of the destination */
+    bool opaque;                  /* alphaMode Opaque: alpha/X bytes are written as 0xFF */
+    WGPUEmgpuPanelFlushCallback flush;
+    void *flush_user;
+} eg_hal_present_t;
+
+typedef enum eg_surface_state {
+    EG_SURFACE_UNCONFIGURED = 0,
+    EG_SURFACE_CONFIGURED,
+    EG_SURFACE_ACQUIRED,
+} eg_surface_state_t;
+
+typedef enum eg_surface_kind { EG_SURFACE_MEMORY_PANEL = 1, EG_SURFACE_FBDEV } eg_surface_kind_t;
+
+/** Where native pixels go: a panel's memory, or the fbdev's current back buffer. */
+typedef struct eg_surface_target {
+    uint32_t width_px, height_px;
+    WGPUEmgpuPanelFormat format;
+    uint8_t *framebuffer;         /* NULL in strip mode */
+    uint32_t stride_B;
+    uint8_t *strip;
+    uint32_t strip_rows;
+    WGPUEmgpuPanelFlushCallback flush;
+    void *flush_user;
+} eg_surface_target_t;
+
+struct WGPUSurfaceImpl {
+    eg_object_t obj;                     /* first member; obj.device stays NULL (instance-level) */
+    struct WGPUInstanceImpl *instance;
+    eg_surface_kind_t kind;
+    eg_surface_state_t state;
+    eg_surface_target_t target;
+    eg_port_fbdev_t fbdev;               /* kind FBDEV */
+    /* Configuration (valid from CONFIGURED on). The surface holds a reference on device. */
+    struct WGPUDeviceImpl *device;
+    WGPUTextureFormat format;
+    WGPUTextureFormat view_srgb_pair;    /* viewFormats' sRGB twin of format, or Undefined */
+    WGPUTextureUsage usage;
+    uint32_t width_px, height_px;
+    WGPUCompositeAlphaMode alpha_mode;
+    WGPUPresentMode present_mode;
+    bool zero_copy;                      /* textures are the target's memory itself */
+    /* ACQUIRED: the texture handed out; the surface holds one reference on it. */
+    struct WGPUTextureImpl *texture;
+};
+typedef struct WGPUSurfaceImpl eg_surface_t;
+
+/** Bytes per pixel of a panel format (2 or 4); 0 for Undefined or an unknown value. */
+uint32_t eg_panel_format_bytes(WGPUEmgpuPanelFormat f);
+/** The texture format whose bytes equal the panel layout, or Undefined (BGR565, RGB565BE). */
+WGPUTextureFormat eg_panel_format_texture(WGPUEmgpuPanelFormat f);
+/** "RGB565", "XRGB8888", ... for messages. */
+const char *eg_panel_format_name(WGPUEmgpuPanelFormat f);
+
+#endif /* EG_API_SURFACE_H */
