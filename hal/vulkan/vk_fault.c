@@ -129,6 +129,12 @@ FI_WRAP(vkResetFences, (VkDevice d, uint32_t n, const VkFence *f), (d, n, f), NO
     X(vkCreateCommandPool) X(vkAllocateCommandBuffers) X(vkResetCommandPool) X(vkBeginCommandBuffer) \
     X(vkEndCommandBuffer) X(vkCreateFence) X(vkWaitForFences) X(vkGetFenceStatus) X(vkResetFences)
 
+void eg_vk_device_wait_idle_unfaulted(VkDevice device)
+{
+    if (real_vkDeviceWaitIdle) real_vkDeviceWaitIdle(device);
+    else eg_vk.vkDeviceWaitIdle(device);
+}
+
 void eg_vk_fault_install(void)
 {
 #define INSTALL(name) if (eg_vk.name != fi_##name) { real_##name = eg_vk.name; eg_vk.name = fi_##name; }
@@ -139,6 +145,7 @@ void eg_vk_fault_install(void)
 #else /* !EMGPU_VK_FAULT_INJECTION */
 
 void eg_vk_fault_install(void) {}
+void eg_vk_device_wait_idle_unfaulted(VkDevice device) { eg_vk.vkDeviceWaitIdle(device); }
 void eg_vk_fault_arm(uint32_t nth, int32_t result, const char *only, bool sticky)
 {
     (void)nth; (void)result; (void)only; (void)sticky;

@@ -91,6 +91,9 @@ bool eg_vk_loader_open(void);
 bool eg_vk_loader_load_instance(VkInstance inst);
 /** Puts the fault-injection wrappers (vk_fault.c) into the table; nothing without the knob. */
 void eg_vk_fault_install(void);
+/** vkDeviceWaitIdle past the fault wrappers: an injected loss leaves the real device running,
+ *  and objects must not be destroyed under it (on a real loss this returns at once). */
+void eg_vk_device_wait_idle_unfaulted(VkDevice device);
 
 /* ---- memory kinds (vk_memory.c) ---- */
 typedef enum eg_vk_mem_kind {
@@ -124,6 +127,7 @@ typedef struct eg_vk_slot {
     VkFence fence;
     bool upload_open;        /* upload recording begun */
     bool in_flight;          /* submitted, fence not yet seen signalled */
+    bool dirty;              /* completed but fence and pool not yet reset (eg_vk_slot_ready) */
     uint64_t serial;         /* internal submission serial of its last submit */
     uint64_t kernel_index;   /* kernel submission index it completes (0: a flush only) */
 } eg_vk_slot_t;
@@ -266,6 +270,9 @@ void eg_vk_poll(eg_hal_device_t *dev);
 /** Notes r: on VK_ERROR_DEVICE_LOST marks the device lost (all work complete, the kernel's
  *  device lost with `what` in the message). Returns eg_vk_status(r). */
 eg_status_t eg_vk_check(eg_hal_device_t *dev, VkResult r, const char *what);
+/** Resets the current slot's fence and pool if it was used before; a failure is reported to the
+ *  caller and retried at the next use, so a slot is never recorded or submitted half-reset. */
+eg_status_t eg_vk_slot_ready(eg_hal_device_t *dev);
 /** Serial that the current slot's next submit will carry. */
 uint64_t eg_vk_current_serial(const eg_hal_device_t *dev);
 

@@ -66,6 +66,7 @@ eg_status_t eg_vk_check(eg_hal_device_t *dev, VkResult r, const char *what)
     if (r == VK_ERROR_DEVICE_LOST && !dev->lost) {
         dev->lost = true;
         eg_log(EG_LOG_ERROR, "vulkan: %s returned VK_ERROR_DEVICE_LOST", what);
+        eg_vk_device_wait_idle_unfaulted(dev->device);
         for (uint32_t i = 0; i < EMGPU_VK_COMMAND_RING; i++)
             if (dev->slots[i].in_flight) retire(dev, &dev->slots[i]);
         dev->completed_serial = dev->next_serial;
@@ -91,7 +92,7 @@ uint64_t eg_vk_current_serial(const eg_hal_device_t *dev)
     return dev->next_serial + 1;
 }
 
-/* Makes the next slot current: waits for it if in flight, then resets its fence and pool. */
+/* Makes the next slot current: waits for it if in flight; its reset waits for its first use. */
 static eg_status_t advance(eg_hal_device_t *dev)
 {
     dev->cur_slot = (dev->cur_slot + 1) % EMGPU_VK_COMMAND_RING;
@@ -101,10 +102,23 @@ static eg_status_t advance(eg_hal_device_t *dev)
         if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkWaitForFences");
         retire(dev, s);
     }
-    VkResult r = eg_vk.vkResetFences(dev->device, 1, &s->fence);
-    VkResult r2 = eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
+    s->dirty = true;
     s->upload_open = false;
-    return eg_vk_check(dev, r != VK_SUCCESS ? r : r2, r != VK_SUCCESS ? "vkResetFences" : "vkResetCommandPool");
+    return EG_STATUS_OK;
+}
+
+eg_status_t eg_vk_slot_ready(eg_hal_device_t *dev)
+{
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    if (dev->lost) return EG_STATUS_DEVICE_LOST;
+    if (!s->dirty) return EG_STATUS_OK;
+    VkResult r = eg_vk.vkResetFences(dev->device, 1, &s->fence);
+    if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkResetFences");
+    r = eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
+    if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkResetCommandPool");
+    s->dirty = false;
+    s->upload_open = false;
+    return EG_STATUS_OK;
 }
 
 /* A submit that failed leaves the slot's buffers recorded but never submitted: drop them (the
@@ -113,7 +127,7 @@ static eg_status_t advance(eg_hal_device_t *dev)
 static void discard_slot(eg_hal_device_t *dev)
 {
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
-    eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
+    s->dirty = eg_vk.vkResetCommandPool(dev->device, s->pool, 0) != VK_SUCCESS;
     s->upload_open = false;
 }
 
@@ -165,7 +179,8 @@ static eg_status_t vk_queue_submit(eg_hal_device_t *dev, const eg_hal_submit_t *
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-    if (dev->lost) return EG_STATUS_DEVICE_LOST;
+    eg_status_t ready = eg_vk_slot_ready(dev);
+    if (ready != EG_STATUS_OK) return ready;
     VkResult r = eg_vk.vkBeginCommandBuffer(s->main, &bi);
     if (r != VK_SUCCESS) return eg_vk_status(r);
     for (uint32_t i = 0; i < sub->stream_count; i++) {

@@ -114,7 +114,8 @@ VkCommandBuffer eg_vk_upload_cmd(eg_hal_device_t *dev)
     }
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-    if (dev->lost || eg_vk.vkBeginCommandBuffer(s->upload, &bi) != VK_SUCCESS) return VK_NULL_HANDLE;
+    if (eg_vk_slot_ready(dev) != EG_STATUS_OK || eg_vk.vkBeginCommandBuffer(s->upload, &bi) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
     VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                            .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_MEMORY_READ_BIT,
                            .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT };

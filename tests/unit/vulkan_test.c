@@ -337,10 +337,11 @@ EG_TEST(vulkan, fault_each_call_oom_recovers_without_leak)
         EG_ASSERT(dn);
         uint64_t base = eg_vk_memory_used_all();
         eg_vk_fault_arm(n, FAULT_OOM, NULL, false);
+        if (getenv("EG_FAULT_TRACE")) eg_test_printf("    oom at call %u\n", n);
         bool ok = basic_cycle(dn);
         const char *fired = eg_vk_fault_fired();
         eg_vk_fault_disarm();
-        bool good = fired != NULL && !device_is_lost(dn) && eg_vk_memory_used_all() == base &&
+        bool good = fired != NULL && !device_is_lost(dn) &&
                     (eg_test_err.count ? eg_test_err.type == WGPUErrorType_OutOfMemory : ok);
         if (!eg_test_err.count) absorbed++;
         if (!good)
@@ -356,6 +357,13 @@ EG_TEST(vulkan, fault_each_call_oom_recovers_without_leak)
                            again ? "right" : "wrong", eg_test_err.message);
         EG_EXPECT(again);
         EG_EXPECT_NO_ERROR();
+        /* Objects of a failed submit are freed once a later submit completes: after the second
+         * cycle every byte of device memory is back. */
+        if (eg_vk_memory_used_all() != base)
+            eg_test_printf("    after call %u (%s) failed: %llu B of device memory used, %llu before\n", n,
+                           fired ? fired : "none", (unsigned long long)eg_vk_memory_used_all(),
+                           (unsigned long long)base);
+        EG_EXPECT_EQ_U(eg_vk_memory_used_all(), base);
         eg_test_device_release();
     }
     eg_test_printf("    %u fallible calls failed in turn, %u absorbed without an error\n", (unsigned)calls,
@@ -382,7 +390,7 @@ EG_TEST(vulkan, fault_device_lost_at_each_call)
         const char *fired = eg_vk_fault_fired();
         bool lost = device_is_lost(dn);
         eg_vk_fault_disarm();
-        bool good = fired != NULL && lost && eg_vk_memory_used_all() == base;
+        bool good = fired != NULL && lost;
         if (!good)
             eg_test_printf("    call %u (%s): lost %d, %u errors \"%s\", used %llu of %llu\n", n, fired ? fired : "none",
                            (int)lost, eg_test_err.count, eg_test_err.message,
@@ -390,6 +398,8 @@ EG_TEST(vulkan, fault_device_lost_at_each_call)
         EG_EXPECT(good);
         eg_test_errors_reset();
         eg_test_device_release();
+        EG_EXPECT_EQ_U(eg_vk_memory_used_all(), 0);   /* the device's blocks went with it */
+        (void)base;
     }
 }
 
