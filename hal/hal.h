@@ -158,4 +158,18 @@ typedef struct eg_hal_ops {
 extern const eg_hal_ops_t *const eg_hal_backends[];
 extern const uint32_t eg_hal_backend_count;
 
+/* ---- added by helper gles2 (session 2): a HAL's own reason for a failed create ----
+ * A HAL call that fails (create of a buffer, texture, view, sampler, bind group, layout, module,
+ * pipeline) may say why just before it returns its status: the kernel then reports that text,
+ * with `type` and `code` (an eg_error_code_t from kernel/api/error_codes.h), as the ONE error of
+ * the failed WebGPU call, prefixed with the entry point and label, instead of its generic
+ * "backend failed" message. Consumed (or discarded on success) by the kernel's eg_fail_hal; one
+ * pending detail (the kernel makes no concurrent HAL calls). No heap, formatted with eg_fmt.
+ * Implemented in kernel/api/error.c. */
+void eg_hal_error_detail(WGPUErrorType type, uint32_t code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 #endif /* EG_HAL_H */

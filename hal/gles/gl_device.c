@@ -329,6 +329,8 @@ static void gles_device_close(eg_hal_device_t *dev)
     eg_gl.DeleteFramebuffers(1, &dev->fbo_read);
     eg_gl.DeleteFramebuffers(1, &dev->fbo_draw);
     eg_gl.DeleteVertexArrays(1, &dev->vao);
+    if (dev->flat_ib) eg_gl.DeleteBuffers(1, &dev->flat_ib);
+    dev->flat_ib = 0;
     eg_gl.egl.MakeCurrent(g_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eg_gl.egl.DestroyContext(g_dpy, dev->ctx);
     dev->open = false;

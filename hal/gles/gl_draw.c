@@ -255,21 +255,27 @@ static GLenum topology(WGPUPrimitiveTopology t)
     }
 }
 
-static void draw(eg_gl_state_t *s, bool indexed, uint32_t count, uint32_t instances, uint32_t first,
+static bool draw(eg_hal_device_t *dev, eg_gl_state_t *s, bool indexed, uint32_t count, uint32_t instances, uint32_t first,
                  int32_t base_vertex, uint32_t first_instance)
 {
-    if (!s->rp || !count || !instances) return;
+    if (!s->rp || !count || !instances) return true;
     const eg_gl_program_t *p = eg_gl_program(EG_GL_PRIV(s->rp, eg_gl_pipeline_t)->program);
     if (s->pipeline_dirty) { apply_render_pipeline(s); s->bindings_dirty = true; }
     if (s->bindings_dirty) apply_bindings(s, p);
+    GLenum mode = topology(s->rp->topology);
+    if (eg_gl_flat_needed(p, s->rp->topology)) {   /* base vertex goes into the rewritten indices */
+        setup_vertices(s, 0, first_instance);
+        if (p->base_instance_loc >= 0) eg_gl.Uniform1i(p->base_instance_loc, (GLint)first_instance);
+        return eg_gl_flat_draw(dev, s->rp->topology, indexed ? s->ib : NULL, s->ib_format, s->ib_offset_B, count,
+                               instances, first, indexed ? base_vertex : 0);
+    }
     /* Native base vertex keeps gl_VertexIndex right; the pointer shift is the GLES 3.0 fallback. */
     bool native_bv = indexed && base_vertex && eg_gl.DrawElementsInstancedBaseVertex;
     setup_vertices(s, indexed && !native_bv ? base_vertex : 0, first_instance);
     if (p->base_instance_loc >= 0) eg_gl.Uniform1i(p->base_instance_loc, (GLint)first_instance);
-    GLenum mode = topology(s->rp->topology);
     if (!indexed) {
         eg_gl.DrawArraysInstanced(mode, (GLint)first, (GLsizei)count, (GLsizei)instances);
-        return;
+        return true;
     }
     bool u32 = s->ib_format == WGPUIndexFormat_Uint32;
     eg_gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, EG_GL_PRIV(s->ib, eg_gl_buffer_t)->name);
@@ -280,6 +286,7 @@ static void draw(eg_gl_state_t *s, bool indexed, uint32_t count, uint32_t instan
                                               (GLsizei)instances, base_vertex);
     else
         eg_gl.DrawElementsInstanced(mode, (GLsizei)count, type, (const void *)(uintptr_t)off, (GLsizei)instances);
+    return true;
 }
 
 /* Reads n 32-bit indirect arguments on the CPU (GLES 3.0 has no indirect draws). */
@@ -364,15 +371,18 @@ bool eg_gl_draw_command(eg_hal_device_t *dev, eg_gl_state_t *s, const eg_cmd_hea
         return true;
     case EG_CMD_DRAW: case EG_CMD_DRAW_INDEXED: {
         const eg_cmd_draw_t *c = r;
-        draw(s, h->op == EG_CMD_DRAW_INDEXED, c->count, c->instance_count, c->first, c->base_vertex, c->first_instance);
+        if (!draw(dev, s, h->op == EG_CMD_DRAW_INDEXED, c->count, c->instance_count, c->first, c->base_vertex,
+                  c->first_instance))
+            *st = EG_STATUS_INTERNAL;
         return true;
     }
     case EG_CMD_DRAW_INDIRECT: case EG_CMD_DRAW_INDEXED_INDIRECT: {
         uint32_t a[5] = { 0 };
         bool idx = h->op == EG_CMD_DRAW_INDEXED_INDIRECT;
         if (!read_args(r, a, idx ? 5u : 4u)) { *st = EG_STATUS_INTERNAL; return true; }
-        if (idx) draw(s, true, a[0], a[1], a[2], (int32_t)a[3], a[4]);
-        else draw(s, false, a[0], a[1], a[2], 0, a[3]);
+        bool ok = idx ? draw(dev, s, true, a[0], a[1], a[2], (int32_t)a[3], a[4])
+                      : draw(dev, s, false, a[0], a[1], a[2], 0, a[3]);
+        if (!ok) *st = EG_STATUS_INTERNAL;
         return true;
     }
     case EG_CMD_DISPATCH: {

@@ -171,6 +171,7 @@ struct eg_hal_device {
     uint64_t   submitted, completed;
     uint32_t   ubo_align_B, ssbo_align_B;
     bool       read_depth, read_stencil;   /* GL_NV_read_depth / GL_NV_read_stencil */
+    GLuint     flat_ib;           /* rotated indices of first-vertex flat draws (gl_flat.c) */
 };
 
 /** Makes dev's context current on this thread (no-op when it already is). */
@@ -277,6 +278,7 @@ typedef struct eg_gl_program {
     uint64_t last_use;
     GLuint program;
     GLint base_instance_loc;                    /* SPIRV_Cross_BaseInstance, -1 when unused */
+    bool flat_inputs;                           /* the fragment stage has Flat inputs */
     uint32_t binding_count, unit_count;
     eg_gl_binding_t bindings[EG_GL_MAX_PROGRAM_BINDINGS];
     eg_gl_unit_t units[EG_GL_MAX_UNITS];
@@ -294,6 +296,8 @@ void        eg_gl_programs_close(eg_hal_device_t *dev);
  *  across the stages of one program (assigned as pairs are met). */
 GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t stage_index,
                             eg_shader_stage_t stage);
+/** Why the last eg_gl_shader_compile failed ("" when it did not say). */
+const char *eg_gl_shader_last_error(void);
 
 /* ---- execution (gl_exec.c, gl_draw.c, gl_fbo.c) ---- */
 eg_status_t eg_gl_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream);
@@ -325,6 +329,13 @@ typedef struct eg_gl_state {
     uint64_t ib_offset_B;
     uint32_t ib_format;
 } eg_gl_state_t;
+
+/** True when draws of program p with topology t need first-vertex emulation (gl_flat.c). */
+bool eg_gl_flat_needed(const eg_gl_program_t *p, WGPUPrimitiveTopology t);
+/** Draws with WebGPU's first provoking vertex by rotating primitives into a list (gl_flat.c);
+ *  ib NULL for non-indexed draws. False when the index buffer could not be read. */
+bool eg_gl_flat_draw(eg_hal_device_t *dev, WGPUPrimitiveTopology t, const eg_buffer_t *ib, uint32_t ib_format,
+                     uint64_t ib_offset_B, uint32_t count, uint32_t instances, uint32_t first, int32_t base_vertex);
 
 struct eg_cmd_header;
 /** Handles state, draw and dispatch records; false when `h` is not one of them. *st_out set to

@@ -221,24 +221,23 @@ static uint32_t acquire(eg_hal_device_t *dev, const eg_stage_t *st, uint32_t n,
     return (uint32_t)(p - g_programs) + 1u;
 }
 
-static eg_status_t pipeline_create(eg_hal_device_t *dev, eg_object_t *obj, eg_gl_pipeline_t *gp,
+static eg_status_t pipeline_create(eg_hal_device_t *dev, eg_gl_pipeline_t *gp,
                                    const eg_stage_t *st, uint32_t n, const eg_pipeline_layout_t *layout)
 {
     eg_gl_begin(dev);
     bool full = false;
     gp->program = acquire(dev, st, n, layout, &full);
     if (gp->program) return EG_STATUS_OK;
-    char msg[EMGPU_ERROR_MESSAGE_MAX];
     if (full) {
-        eg_fmt(msg, sizeof msg, "pipeline \"%s\": the GLES program cache is full: all %u programs are used "
-               "by live pipelines (EMGPU_GLES_PROGRAM_CACHE = %u); release pipelines or raise the knob",
-               obj->label, (unsigned)EMGPU_GLES_PROGRAM_CACHE, (unsigned)EMGPU_GLES_PROGRAM_CACHE);
-        eg_error_dispatch(obj->device, WGPUErrorType_OutOfMemory, EG_E_GLES_PROGRAM_CACHE_FULL, msg);
+        eg_hal_error_detail(WGPUErrorType_OutOfMemory, EG_E_GLES_PROGRAM_CACHE_FULL,
+                            "the GLES program cache is full: all %u programs are used by live pipelines "
+                            "(EMGPU_GLES_PROGRAM_CACHE = %u); release pipelines or raise the knob",
+                            (unsigned)EMGPU_GLES_PROGRAM_CACHE, (unsigned)EMGPU_GLES_PROGRAM_CACHE);
         return EG_STATUS_OUT_OF_MEMORY;
     }
-    eg_fmt(msg, sizeof msg, "pipeline \"%s\": translating its shaders to GLSL ES failed (see the log)",
-           obj->label);
-    eg_error_dispatch(obj->device, WGPUErrorType_Internal, EG_E_GLES_SHADER_TRANSLATION, msg);
+    const char *why = eg_gl_shader_last_error();
+    eg_hal_error_detail(WGPUErrorType_Internal, EG_E_GLES_SHADER_TRANSLATION,
+                        "translating its shaders to GLSL ES failed: %s", why[0] ? why : "see the log");
     return EG_STATUS_INTERNAL;
 }
 
@@ -251,7 +250,7 @@ static void release(uint32_t slot_plus_one)
 eg_status_t eg_gl_render_pipeline_create(eg_hal_device_t *dev, eg_render_pipeline_t *rp)
 {
     eg_stage_t st[2] = { rp->vertex, rp->fragment };
-    return pipeline_create(dev, &rp->obj, EG_GL_PRIV(rp, eg_gl_pipeline_t), st, 2, rp->layout);
+    return pipeline_create(dev, EG_GL_PRIV(rp, eg_gl_pipeline_t), st, 2, rp->layout);
 }
 
 void eg_gl_render_pipeline_destroy(eg_hal_device_t *dev, eg_render_pipeline_t *rp)
@@ -262,7 +261,7 @@ void eg_gl_render_pipeline_destroy(eg_hal_device_t *dev, eg_render_pipeline_t *r
 
 eg_status_t eg_gl_compute_pipeline_create(eg_hal_device_t *dev, eg_compute_pipeline_t *cp)
 {
-    return pipeline_create(dev, &cp->obj, EG_GL_PRIV(cp, eg_gl_pipeline_t), &cp->compute, 1, cp->layout);
+    return pipeline_create(dev, EG_GL_PRIV(cp, eg_gl_pipeline_t), &cp->compute, 1, cp->layout);
 }
 
 void eg_gl_compute_pipeline_destroy(eg_hal_device_t *dev, eg_compute_pipeline_t *cp)
@@ -302,17 +301,15 @@ eg_status_t eg_gl_bind_group_create(eg_hal_device_t *dev, eg_bind_group_t *bg)
     for (uint32_t i = 0; i < bg->entry_count; i++) {
         const eg_bind_entry_t *e = &bg->entries[i];
         if (!e->view || EG_GL_PRIV(e->view, eg_gl_view_t)->sampleable) continue;
-        char msg[EMGPU_ERROR_MESSAGE_MAX];
-        eg_fmt(msg, sizeof msg,
-               "wgpuDeviceCreateBindGroup \"%s\": entries[%u] (binding %u): GLES cannot bind texture view "
-               "\"%s\" (layers %u..%u of %u, dimension 0x%x, format %s): GLES has no texture views "
-               "(glTextureView does not exist); bind a view of the whole texture with its own dimension "
-               "and format", bg->obj.label, (unsigned)i, (unsigned)e->binding, e->view->obj.label,
-               (unsigned)e->view->base_array_layer,
-               (unsigned)(e->view->base_array_layer + e->view->array_layer_count - 1u),
-               (unsigned)eg_texture_layer_count(e->view->texture), (unsigned)e->view->dimension,
-               e->view->fi ? e->view->fi->name : "?");
-        eg_error_dispatch(bg->obj.device, WGPUErrorType_Validation, EG_E_GLES_VIEW_UNSUPPORTED, msg);
+        eg_hal_error_detail(WGPUErrorType_Validation, EG_E_GLES_VIEW_UNSUPPORTED,
+                            "entries[%u] (binding %u): GLES cannot express texture view \"%s\" (layers %u..%u "
+                            "of %u, dimension 0x%x, format %s): GLES has no texture views (glTextureView "
+                            "does not exist); bind a view of the whole texture with its own dimension and "
+                            "format", (unsigned)i, (unsigned)e->binding, e->view->obj.label,
+                            (unsigned)e->view->base_array_layer,
+                            (unsigned)(e->view->base_array_layer + e->view->array_layer_count - 1u),
+                            (unsigned)eg_texture_layer_count(e->view->texture), (unsigned)e->view->dimension,
+                            e->view->fi ? e->view->fi->name : "?");
         return EG_STATUS_UNAVAILABLE;
     }
     return EG_STATUS_OK;

@@ -185,10 +185,20 @@ eg_status_t eg_gl_queue_write_buffer(eg_hal_device_t *dev, eg_buffer_t *buf, uin
 
 /* ---- textures ---- */
 
+/* GLES fixes a texture's sampling dimension at creation (no views). The kernel does not keep
+ * WebGPU compat's textureBindingViewDimension, so a sampleable square 2D texture of exactly 6
+ * layers is taken to be a cube map (its cube views sample; 2d-array views of it cannot). */
+static bool is_cube(const eg_texture_t *tex)
+{
+    return tex->dimension == WGPUTextureDimension_2D && tex->size.depthOrArrayLayers == 6u &&
+           tex->size.width == tex->size.height && (tex->usage & WGPUTextureUsage_TextureBinding);
+}
+
 static GLenum texture_target(const eg_texture_t *tex)
 {
     if (tex->sample_count > 1) return GL_RENDERBUFFER;
     if (tex->dimension == WGPUTextureDimension_3D) return GL_TEXTURE_3D;
+    if (is_cube(tex)) return GL_TEXTURE_CUBE_MAP;
     return tex->size.depthOrArrayLayers > 1 ? GL_TEXTURE_2D_ARRAY : GL_TEXTURE_2D;
 }
 
@@ -220,8 +230,10 @@ void eg_gl_texture_upload(eg_texture_t *tex, const eg_texel_region_t *r, const u
                 p = g_swap;
             }
             GLint oy = (GLint)(r->origin_y + y);
-            if (t->target == GL_TEXTURE_2D)
-                eg_gl.TexSubImage2D(GL_TEXTURE_2D, (GLint)r->mip_level, (GLint)r->origin_x, oy,
+            if (t->target == GL_TEXTURE_2D || t->target == GL_TEXTURE_CUBE_MAP)
+                eg_gl.TexSubImage2D(t->target == GL_TEXTURE_2D ? GL_TEXTURE_2D
+                                                               : GL_TEXTURE_CUBE_MAP_POSITIVE_X + r->origin_z + z,
+                                    (GLint)r->mip_level, (GLint)r->origin_x, oy,
                                     (GLsizei)r->width_px, (GLsizei)step, f->format, f->type, p);
             else
                 eg_gl.TexSubImage3D(t->target, (GLint)r->mip_level, (GLint)r->origin_x, oy,
@@ -260,7 +272,9 @@ eg_status_t eg_gl_texture_create(eg_hal_device_t *dev, eg_texture_t *tex)
     eg_memset(t, 0, sizeof *t);
     t->fmt = eg_gl_format(tex->format);
     if (!t->fmt) {
-        eg_log(EG_LOG_ERROR, "gles: texture format %s has no GLES storage", tex->fi ? tex->fi->name : "?");
+        eg_hal_error_detail(WGPUErrorType_Internal, EG_E_HAL_INTERNAL,
+                            "format %s has no GLES storage (the adapter should not have offered it)",
+                            tex->fi ? tex->fi->name : "?");
         return EG_STATUS_INTERNAL;
     }
     eg_gl_begin(dev);
@@ -274,8 +288,8 @@ eg_status_t eg_gl_texture_create(eg_hal_device_t *dev, eg_texture_t *tex)
     }
     eg_gl.GenTextures(1, &t->name);
     eg_gl.BindTexture(t->target, t->name);
-    if (t->target == GL_TEXTURE_2D)
-        eg_gl.TexStorage2D(GL_TEXTURE_2D, (GLsizei)tex->mip_level_count, t->fmt->internal, w, h);
+    if (t->target == GL_TEXTURE_2D || t->target == GL_TEXTURE_CUBE_MAP)
+        eg_gl.TexStorage2D(t->target, (GLsizei)tex->mip_level_count, t->fmt->internal, w, h);
     else
         eg_gl.TexStorage3D(t->target, (GLsizei)tex->mip_level_count, t->fmt->internal, w, h,
                            (GLsizei)tex->size.depthOrArrayLayers);
@@ -329,6 +343,9 @@ void eg_gl_attach(GLenum fb_target, GLenum attachment, eg_texture_t *tex, uint32
         eg_gl.FramebufferRenderbuffer(fb_target, attachment, GL_RENDERBUFFER, t->name);
     else if (t->target == GL_TEXTURE_2D)
         eg_gl.FramebufferTexture2D(fb_target, attachment, GL_TEXTURE_2D, t->name, (GLint)mip);
+    else if (t->target == GL_TEXTURE_CUBE_MAP)   /* GLES 3.0/3.1 attach cube faces as 2D images */
+        eg_gl.FramebufferTexture2D(fb_target, attachment, GL_TEXTURE_CUBE_MAP_POSITIVE_X + layer, t->name,
+                                   (GLint)mip);
     else
         eg_gl.FramebufferTextureLayer(fb_target, attachment, t->name, (GLint)mip, (GLint)layer);
 }
@@ -353,7 +370,8 @@ eg_status_t eg_gl_texture_view_create(eg_hal_device_t *dev, eg_texture_view_t *v
     eg_gl_view_t *v = EG_GL_PRIV(view, eg_gl_view_t);
     bool dim_ok = (t->target == GL_TEXTURE_2D && view->dimension == WGPUTextureViewDimension_2D) ||
                   (t->target == GL_TEXTURE_2D_ARRAY && view->dimension == WGPUTextureViewDimension_2DArray) ||
-                  (t->target == GL_TEXTURE_3D && view->dimension == WGPUTextureViewDimension_3D);
+                  (t->target == GL_TEXTURE_3D && view->dimension == WGPUTextureViewDimension_3D) ||
+                  (t->target == GL_TEXTURE_CUBE_MAP && view->dimension == WGPUTextureViewDimension_Cube);
     bool layers_ok = view->base_array_layer == 0 && view->array_layer_count == eg_texture_layer_count(tex);
     v->sampleable = dim_ok && layers_ok && view->format == tex->format;
     return EG_STATUS_OK;

@@ -47,7 +47,11 @@
     X(spvc_result, spvc_compiler_build_dummy_sampler_for_combined_images, (spvc_compiler, spvc_variable_id *)) \
     X(spvc_result, spvc_compiler_build_combined_image_samplers, (spvc_compiler))               \
     X(spvc_result, spvc_compiler_get_combined_image_samplers,                                  \
-      (spvc_compiler, const spvc_combined_image_sampler **, size_t *))
+      (spvc_compiler, const spvc_combined_image_sampler **, size_t *))                         \
+    X(spvc_result, spvc_compiler_get_active_interface_variables, (spvc_compiler, spvc_set *))  \
+    X(spvc_result, spvc_compiler_set_enabled_interface_variables, (spvc_compiler, spvc_set))   \
+    X(spvc_result, spvc_compiler_create_shader_resources_for_active_variables,                 \
+      (spvc_compiler, spvc_resources *, spvc_set))
 
 static struct {
 #define SPVC_MEMBER(ret, name, args) ret (*name) args;
@@ -56,6 +60,21 @@ static struct {
 } sx;
 
 static bool sx_tried, sx_ok;
+
+/* The reason the last translation failed, for the pipeline's error message (gl_program.c). */
+static char g_error[160];
+
+const char *eg_gl_shader_last_error(void) { return g_error; }
+
+static void shader_error(const char *fmt, ...) EG_PRINTF(1, 2);
+static void shader_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    eg_vfmt(g_error, sizeof g_error, fmt, ap);
+    va_end(ap);
+    eg_log(EG_LOG_ERROR, "gles: %s", g_error);
+}
 static const char *sx_why;
 
 #define SPVC_LIB "libspirv-cross-c-shared.so.0"
@@ -122,8 +141,8 @@ static bool remap_list(spvc_compiler c, spvc_resources res, spvc_resource_type t
         uint32_t b = sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationBinding);
         int flat = flat_index(p, g, b, kind);
         if (flat < 0) {
-            eg_log(EG_LOG_ERROR, "gles: shader binding (group %u, binding %u) is not in the pipeline layout",
-                   (unsigned)g, (unsigned)b);
+            shader_error("shader binding (group %u, binding %u) is not in the pipeline layout", (unsigned)g,
+                         (unsigned)b);
             return false;
         }
         sx.spvc_compiler_set_decoration(c, list[i].id, SpvDecorationBinding, (unsigned)flat);
@@ -153,8 +172,8 @@ static bool combine_samplers(spvc_compiler c, eg_gl_program_t *p, spvc_variable_
         }
         int u = unit_for(p, tg, tb, sg, sb);
         if (u < 0) {
-            eg_log(EG_LOG_ERROR, "gles: the program uses more than %u texture-sampler pairs",
-                   (unsigned)EG_GL_MAX_UNITS);
+            shader_error("the program uses more than %u texture-sampler pairs (GL texture units)",
+                         (unsigned)EG_GL_MAX_UNITS);
             return false;
         }
         sx.spvc_compiler_set_decoration(c, cs[i].combined_id, SpvDecorationBinding, (unsigned)u);
@@ -170,6 +189,16 @@ static void rename_io(spvc_compiler c, spvc_resources res, spvc_resource_type ty
     sx.spvc_resources_get_resource_list_for_type(res, type, &list, &n);
     for (size_t i = 0; i < n; i++)
         set_name(c, list[i].id, "eg_io", sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationLocation));
+}
+
+static bool has_flat_input(spvc_compiler c, spvc_resources res)
+{
+    const spvc_reflected_resource *list = NULL;
+    size_t n = 0;
+    sx.spvc_resources_get_resource_list_for_type(res, SPVC_RESOURCE_TYPE_STAGE_INPUT, &list, &n);
+    for (size_t i = 0; i < n; i++)
+        if (sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationFlat)) return true;
+    return false;
 }
 
 static void set_options(spvc_compiler c, eg_hal_device_t *dev, eg_shader_stage_t stage)
@@ -195,15 +224,25 @@ static const char *translate(spvc_compiler c, eg_hal_device_t *dev, eg_gl_progra
     spvc_variable_id dummy = 0;
     sx.spvc_compiler_build_dummy_sampler_for_combined_images(c, &dummy);
     if (sx.spvc_compiler_build_combined_image_samplers(c) != SPVC_SUCCESS) return NULL;
+    /* Only the resources the entry point statically uses: the layout (explicit or auto) need
+     * not contain the others, and GLSL must not declare them (they would take binding points). */
+    spvc_set active = NULL;
+    if (sx.spvc_compiler_get_active_interface_variables(c, &active) != SPVC_SUCCESS ||
+        sx.spvc_compiler_set_enabled_interface_variables(c, active) != SPVC_SUCCESS)
+        return NULL;
     spvc_resources res = NULL;
-    if (sx.spvc_compiler_create_shader_resources(c, &res) != SPVC_SUCCESS) return NULL;
+    if (sx.spvc_compiler_create_shader_resources_for_active_variables(c, &res, active) != SPVC_SUCCESS)
+        return NULL;
     if (!remap_list(c, res, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER, EG_GL_BIND_UBO, p, "eg_ub") ||
         !remap_list(c, res, SPVC_RESOURCE_TYPE_STORAGE_BUFFER, EG_GL_BIND_SSBO, p, "eg_sb") ||
         !remap_list(c, res, SPVC_RESOURCE_TYPE_STORAGE_IMAGE, EG_GL_BIND_IMAGE, p, "eg_img") ||
         !combine_samplers(c, p, dummy))
         return NULL;
     if (stage == EG_SHADER_STAGE_VERTEX) rename_io(c, res, SPVC_RESOURCE_TYPE_STAGE_OUTPUT);
-    if (stage == EG_SHADER_STAGE_FRAGMENT) rename_io(c, res, SPVC_RESOURCE_TYPE_STAGE_INPUT);
+    if (stage == EG_SHADER_STAGE_FRAGMENT) {
+        rename_io(c, res, SPVC_RESOURCE_TYPE_STAGE_INPUT);
+        p->flat_inputs = has_flat_input(c, res);
+    }
     const char *src = NULL;
     if (sx.spvc_compiler_compile(c, &src) != SPVC_SUCCESS) return NULL;
     return src;
@@ -228,8 +267,8 @@ static const char *drop_clip_cull(const char *src)
         size_t len = (size_t)(end - line);
         if (!dead) {
             if (n + len + 1 > sizeof g_src) {
-                eg_log(EG_LOG_ERROR, "gles: translated shader longer than EMGPU_GLES_SHADER_SOURCE_BYTES = %u",
-                       (unsigned)sizeof g_src);
+                shader_error("translated shader longer than EMGPU_GLES_SHADER_SOURCE_BYTES = %u",
+                             (unsigned)sizeof g_src);
                 return NULL;
             }
             eg_memcpy(g_src + n, line, len);
@@ -255,12 +294,57 @@ static GLuint compile_glsl(const char *src, eg_shader_stage_t stage)
     if (!ok) {
         char log[512];
         eg_gl.GetShaderInfoLog(sh, (GLsizei)sizeof log, NULL, log);
-        eg_log(EG_LOG_ERROR, "gles: the driver rejected the translated shader: %s", log);
+        shader_error("the driver rejected the translated shader: %s", log);
         if (eg_gl_debug) eg_log(EG_LOG_ERROR, "gles: source:\n%s", src);
         eg_gl.DeleteShader(sh);
         return 0;
     }
     return sh;
+}
+
+/* SPIR-V OpSMod (glslang's `%` on ints) takes the divisor's sign; SPIRV-Cross emits it as GLSL
+ * `%`, whose result GLSL ES leaves undefined for negative operands (llvmpipe returns garbage).
+ * OpSRem is emitted as a - b * (a / b), which is defined (division truncates), so each
+ *   r = OpSMod a b   becomes   t = OpSRem a b; u = OpIAdd t b; r = OpSRem u b
+ * (t + b moves t into the divisor's sign range; the second remainder folds it back; t + b can
+ * wrap only when |b| is within |t| of 2^31). The rewritten copy lives in a static scratch. */
+#define EG_GL_SMOD_WORDS (EMGPU_MAX_SPIRV_WORDS * 2u)
+static uint32_t g_words[EG_GL_SMOD_WORDS];
+
+static const uint32_t *lower_smod(const uint32_t *code, uint32_t n, uint32_t *out_n)
+{
+    uint32_t count = 0;
+    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16)
+        count += (code[i] & 0xFFFFu) == SpvOpSMod && (code[i] >> 16) == 5u;
+    *out_n = n;
+    if (!count) return code;
+    if (n + count * 10u > EG_GL_SMOD_WORDS) {
+        shader_error("%u OpSMod need %u words of scratch, more than 2 * EMGPU_MAX_SPIRV_WORDS = %u",
+                     (unsigned)count, (unsigned)(n + count * 10u), (unsigned)EG_GL_SMOD_WORDS);
+        return NULL;
+    }
+    eg_memcpy(g_words, code, EG_SPIRV_HEADER_WORDS * sizeof *code);
+    uint32_t o = EG_SPIRV_HEADER_WORDS, bound = code[3];
+    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n;) {
+        uint32_t len = code[i] >> 16;
+        if (!len) break;
+        if ((code[i] & 0xFFFFu) == SpvOpSMod && len == 5u) {
+            uint32_t rt = code[i + 1], res = code[i + 2], a = code[i + 3], b = code[i + 4];
+            uint32_t t = bound++, u = bound++;
+            const uint32_t seq[15] = { (5u << 16) | SpvOpSRem, rt, t, a, b,
+                                       (5u << 16) | SpvOpIAdd, rt, u, t, b,
+                                       (5u << 16) | SpvOpSRem, rt, res, u, b };
+            eg_memcpy(g_words + o, seq, sizeof seq);
+            o += 15u;
+        } else {
+            eg_memcpy(g_words + o, code + i, len * sizeof *code);
+            o += len;
+        }
+        i += len;
+    }
+    g_words[3] = bound;
+    *out_n = o;
+    return g_words;
 }
 
 GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t stage_index,
@@ -272,12 +356,15 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
     static const SpvExecutionModel models[] = { SpvExecutionModelVertex, SpvExecutionModelFragment,
                                                 SpvExecutionModelGLCompute };
     spvc_context ctx = NULL;
+    g_error[0] = '\0';
     if (sx.spvc_context_create(&ctx) != SPVC_SUCCESS) return 0;
     spvc_parsed_ir ir = NULL;
     spvc_compiler c = NULL;
     GLuint sh = 0;
     const char *src = NULL;
-    if (sx.spvc_context_parse_spirv(ctx, sm->code, sm->word_count, &ir) == SPVC_SUCCESS &&
+    uint32_t words = 0;
+    const uint32_t *code = lower_smod(sm->code, sm->word_count, &words);
+    if (code && sx.spvc_context_parse_spirv(ctx, code, words, &ir) == SPVC_SUCCESS &&
         sx.spvc_context_create_compiler(ctx, SPVC_BACKEND_GLSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &c) ==
             SPVC_SUCCESS &&
         sx.spvc_compiler_set_entry_point(c, e->name, models[stage]) == SPVC_SUCCESS)
@@ -287,8 +374,9 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
         if (dump && dump[0] == '1') eg_port_log_write(EG_LOG_INFO, src, eg_strlen(src));   /* unclipped */
         sh = compile_glsl(src, stage);
     } else {
-        eg_log(EG_LOG_ERROR, "gles: SPIRV-Cross could not translate entry point %s: %s", e->name,
-               sx.spvc_context_get_last_error_string(ctx));
+        if (!g_error[0])
+            shader_error("SPIRV-Cross could not translate entry point %s: %s", e->name,
+                         sx.spvc_context_get_last_error_string(ctx));
     }
     sx.spvc_context_destroy(ctx);
     return sh;

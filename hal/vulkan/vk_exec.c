@@ -23,6 +23,10 @@ typedef struct rec_state {
     /* WebGPU storeOp Discard leaves zeros; Vulkan's DONT_CARE leaves "undefined". So discarded
      * attachments store, after a vkCmdClearAttachments to zero at the end of the pass. */
     uint32_t discard_colors;         /* bit per color slot */
+    /* Multisampled attachments with storeOp Discard and a resolve target: zeroed after the pass
+     * (the resolve needs the samples, so they cannot be cleared inside it). */
+    const eg_texture_view_t *discard_resolved[EG_CMD_MAX_COLOR_ATTACHMENTS];
+    uint32_t discard_resolved_count;
     VkImageAspectFlags discard_ds;
 } rec_state_t;
 
@@ -152,6 +156,7 @@ static eg_status_t begin_render_pass(rec_state_t *s, const eg_cmd_begin_render_p
     eg_memset(clears, 0, sizeof clears);
     s->discard_colors = 0;
     s->discard_ds = 0;
+    s->discard_resolved_count = 0;
     d.color_count = b->color_count;
     d.samples = b->sample_count;
     for (uint32_t i = 0; i < b->color_count; i++) {
@@ -165,6 +170,8 @@ static eg_status_t begin_render_pass(rec_state_t *s, const eg_cmd_begin_render_p
             d.color_store[i] = VK_ATTACHMENT_STORE_OP_STORE;
             s->discard_colors |= 1u << i;
         }
+        if (c->store_op != WGPUStoreOp_Store && c->resolve_target)
+            s->discard_resolved[s->discard_resolved_count++] = c->view;
         clears[n].color = clear_color(c->view->fi, c->clear_value);
         views[n++] = EG_VK_PRIV(eg_vk_view_t, c->view)->view;
         if (c->resolve_target) {
@@ -216,6 +223,34 @@ static eg_status_t begin_render_pass(rec_state_t *s, const eg_cmd_begin_render_p
     return EG_STATUS_OK;
 }
 
+/* WebGPU: storeOp Discard leaves the attachment's contents zero. With a resolve target the
+ * attachment is DONT_CARE in the pass, so it is cleared here, leaving and returning to the
+ * COLOR_ATTACHMENT_OPTIMAL layout the tracker counts on. */
+static void zero_discarded_resolved(rec_state_t *s)
+{
+    for (uint32_t i = 0; i < s->discard_resolved_count; i++) {
+        const eg_texture_view_t *v = s->discard_resolved[i];
+        VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, v->base_mip_level, 1, v->base_array_layer, 1 };
+        VkImageMemoryBarrier b = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+            .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+            .oldLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = EG_VK_PRIV(eg_vk_texture_t, v->texture)->image, .subresourceRange = range };
+        eg_vk.vkCmdPipelineBarrier(s->cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                   0, 0, NULL, 0, NULL, 1, &b);
+        VkClearColorValue zero;
+        eg_memset(&zero, 0, sizeof zero);
+        eg_vk.vkCmdClearColorImage(s->cb, b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
+        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+        b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        b.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        eg_vk.vkCmdPipelineBarrier(s->cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                   0, 0, NULL, 0, NULL, 1, &b);
+    }
+    s->discard_resolved_count = 0;
+}
+
 static void end_render_pass(rec_state_t *s)
 {
     VkClearAttachment ca[EG_CMD_MAX_COLOR_ATTACHMENTS + 1];
@@ -234,6 +269,7 @@ static void end_render_pass(rec_state_t *s)
         eg_vk.vkCmdClearAttachments(s->cb, n, ca, 1, &r);
     }
     eg_vk.vkCmdEndRenderPass(s->cb);
+    zero_discarded_resolved(s);
 }
 
 static void set_pipeline(rec_state_t *s, const eg_cmd_set_pipeline_t *p, bool compute)
@@ -376,6 +412,12 @@ static eg_status_t record_one(rec_state_t *s, const eg_cmd_header_t *h)
     default: break;
     }
     return EG_STATUS_OK;
+}
+
+void eg_vk_record_barriers_only(eg_hal_device_t *dev, VkCommandBuffer cb, const struct eg_cmd_stream *stream)
+{
+    for (const eg_cmd_header_t *h = eg_cmd_first(stream); h; h = eg_cmd_next(stream, h))
+        if (h->op == EG_CMD_BARRIER) eg_vk_record_barrier(dev, cb, (const void *)h);
 }
 
 eg_status_t eg_vk_record_stream(eg_hal_device_t *dev, VkCommandBuffer cb, const struct eg_cmd_stream *stream)

@@ -113,7 +113,9 @@ FI_WRAP(vkAllocateCommandBuffers, (VkDevice d, const VkCommandBufferAllocateInfo
         (d, ai, o), for (uint32_t i = 0; i < ai->commandBufferCount; i++) o[i] = VK_NULL_HANDLE)
 FI_WRAP(vkResetCommandPool, (VkDevice d, VkCommandPool p, VkCommandPoolResetFlags fl), (d, p, fl), NOTHING)
 FI_WRAP(vkBeginCommandBuffer, (VkCommandBuffer cb, const VkCommandBufferBeginInfo *bi), (cb, bi), NOTHING)
-FI_WRAP(vkEndCommandBuffer, (VkCommandBuffer cb), (cb), NOTHING)
+/* A failed vkEndCommandBuffer leaves the buffer invalid (it may only be reset or begun again),
+ * not recording: end it for real, then report the failure. */
+FI_WRAP(vkEndCommandBuffer, (VkCommandBuffer cb), (cb), (void)real_vkEndCommandBuffer(cb))
 FI_WRAP(vkCreateFence, (VkDevice d, const VkFenceCreateInfo *ci, const VkAllocationCallbacks *a, VkFence *o),
         (d, ci, a, o), *o = VK_NULL_HANDLE)
 FI_WRAP(vkWaitForFences, (VkDevice d, uint32_t n, const VkFence *f, VkBool32 all, uint64_t t), (d, n, f, all, t), NOTHING)

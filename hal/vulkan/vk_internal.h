@@ -121,13 +121,20 @@ typedef struct eg_vk_alloc {
 } eg_vk_alloc_t;
 
 /* ---- ring slot (vk_queue.c) ---- */
+#define EG_VK_SLOT_INITS 32
 typedef struct eg_vk_slot {
     VkCommandPool pool;
     VkCommandBuffer upload, main;
     VkFence fence;
     bool upload_open;        /* upload recording begun */
+    bool upload_closed;      /* upload ended but its submit failed: goes with the next submit */
     bool in_flight;          /* submitted, fence not yet seen signalled */
     bool dirty;              /* completed but fence and pool not yet reset (eg_vk_slot_ready) */
+    /* Textures whose first layout change (UNDEFINED -> GENERAL) waits in the upload buffer: if
+     * that buffer is lost, their initialisation is recorded again (the tracker counts on it). */
+    eg_texture_t *inits[EG_VK_SLOT_INITS];
+    uint32_t init_count;
+    bool inits_overflow;
     uint64_t serial;         /* internal submission serial of its last submit */
     uint64_t kernel_index;   /* kernel submission index it completes (0: a flush only) */
 } eg_vk_slot_t;
@@ -273,6 +280,13 @@ eg_status_t eg_vk_check(eg_hal_device_t *dev, VkResult r, const char *what);
 /** Resets the current slot's fence and pool if it was used before; a failure is reported to the
  *  caller and retried at the next use, so a slot is never recorded or submitted half-reset. */
 eg_status_t eg_vk_slot_ready(eg_hal_device_t *dev);
+/** True when queue writes, clears or zero-fills wait in the current slot's upload buffer. */
+static inline bool eg_vk_uploads_pending(const eg_hal_device_t *dev)
+{
+    return dev->slots[dev->cur_slot].upload_open || dev->slots[dev->cur_slot].upload_closed;
+}
+/** Submits the current slot's uploads alone (no kernel index). */
+eg_status_t eg_vk_submit_uploads(eg_hal_device_t *dev);
 /** Serial that the current slot's next submit will carry. */
 uint64_t eg_vk_current_serial(const eg_hal_device_t *dev);
 
@@ -283,6 +297,8 @@ void *eg_vk_buffer_map(eg_hal_device_t *dev, eg_buffer_t *buf, uint64_t offset_B
 void eg_vk_buffer_unmap(eg_hal_device_t *dev, eg_buffer_t *buf);
 eg_status_t eg_vk_texture_create(eg_hal_device_t *dev, eg_texture_t *tex);
 void eg_vk_texture_destroy(eg_hal_device_t *dev, eg_texture_t *tex);
+/** Records a new texture's zero clear and first layout change into cb. */
+void eg_vk_texture_init(eg_texture_t *tex, VkCommandBuffer cb);
 eg_status_t eg_vk_texture_view_create(eg_hal_device_t *dev, eg_texture_view_t *view);
 void eg_vk_texture_view_destroy(eg_hal_device_t *dev, eg_texture_view_t *view);
 eg_status_t eg_vk_sampler_create(eg_hal_device_t *dev, eg_sampler_t *smp);
@@ -319,6 +335,8 @@ void eg_vk_bind_group_destroy(eg_hal_device_t *dev, eg_bind_group_t *bg);
 
 /* vk_exec.c */
 eg_status_t eg_vk_record_stream(eg_hal_device_t *dev, VkCommandBuffer cb, const struct eg_cmd_stream *s);
+/** Only the stream's barrier records (the layout changes the tracker has already counted). */
+void eg_vk_record_barriers_only(eg_hal_device_t *dev, VkCommandBuffer cb, const struct eg_cmd_stream *s);
 /** One EG_CMD_BARRIER record as a pipeline barrier (vk_barrier.c). */
 void eg_vk_record_barrier(eg_hal_device_t *dev, VkCommandBuffer cb, const eg_cmd_barrier_t *rec);
 /** Barrier for one tracker transition (shared by exec and the queue's texture writes). */

@@ -20,8 +20,11 @@ eg_status_t eg_vk_ring_init(eg_hal_device_t *dev)
 {
     for (uint32_t i = 0; i < EMGPU_VK_COMMAND_RING; i++) {
         eg_vk_slot_t *s = &dev->slots[i];
+        /* RESET_COMMAND_BUFFER: a main buffer whose recording failed is begun again (implicit
+         * reset) without dropping the uploads recorded beside it. */
         VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                       .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+                                       .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT |
+                                                VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                        .queueFamilyIndex = dev->queue_family };
         VkResult r = eg_vk.vkCreateCommandPool(dev->device, &pi, eg_vk_host_allocator(), &s->pool);
         if (r != VK_SUCCESS) return eg_vk_status(r);
@@ -92,18 +95,17 @@ uint64_t eg_vk_current_serial(const eg_hal_device_t *dev)
     return dev->next_serial + 1;
 }
 
-/* Makes the next slot current: waits for it if in flight; its reset waits for its first use. */
+/* Makes the next slot current; waiting for it and resetting it wait for its first use
+ * (eg_vk_slot_ready), so a failure there is reported by, and retried at, that use. */
 static eg_status_t advance(eg_hal_device_t *dev)
 {
     dev->cur_slot = (dev->cur_slot + 1) % EMGPU_VK_COMMAND_RING;
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
-    if (s->in_flight) {
-        VkResult r = eg_vk.vkWaitForFences(dev->device, 1, &s->fence, VK_TRUE, UINT64_MAX);
-        if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkWaitForFences");
-        retire(dev, s);
-    }
     s->dirty = true;
     s->upload_open = false;
+    s->upload_closed = false;
+    s->init_count = 0;
+    s->inits_overflow = false;
     return EG_STATUS_OK;
 }
 
@@ -112,23 +114,52 @@ eg_status_t eg_vk_slot_ready(eg_hal_device_t *dev)
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     if (dev->lost) return EG_STATUS_DEVICE_LOST;
     if (!s->dirty) return EG_STATUS_OK;
+    if (s->in_flight) {
+        VkResult w = eg_vk.vkWaitForFences(dev->device, 1, &s->fence, VK_TRUE, UINT64_MAX);
+        if (w != VK_SUCCESS) return eg_vk_check(dev, w, "vkWaitForFences");
+        retire(dev, s);
+    }
     VkResult r = eg_vk.vkResetFences(dev->device, 1, &s->fence);
     if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkResetFences");
     r = eg_vk.vkResetCommandPool(dev->device, s->pool, 0);
     if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkResetCommandPool");
     s->dirty = false;
     s->upload_open = false;
+    s->upload_closed = false;
     return EG_STATUS_OK;
 }
 
-/* A submit that failed leaves the slot's buffers recorded but never submitted: drop them (the
- * pending queue writes are lost with them; the caller reports the error) so the slot records
- * afresh. */
+/* An upload buffer that could not be ended is unusable: drop the slot's buffers (the pending
+ * queue writes are lost with them; the caller reports the error) so the slot records afresh. */
 static void discard_slot(eg_hal_device_t *dev)
 {
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     s->dirty = eg_vk.vkResetCommandPool(dev->device, s->pool, 0) != VK_SUCCESS;
     s->upload_open = false;
+    s->upload_closed = false;
+}
+
+/* The upload buffer is lost: the textures initialised in it are initialised again in a new one
+ * (their layouts must match the tracker); when that cannot be done the device is lost. */
+static void reinit_textures(eg_hal_device_t *dev)
+{
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    uint32_t n = s->init_count;
+    bool overflow = s->inits_overflow;
+    eg_texture_t *list[EG_VK_SLOT_INITS];
+    eg_memcpy(list, s->inits, sizeof list);
+    s->init_count = 0;
+    s->inits_overflow = false;
+    if (dev->lost || (n == 0 && !overflow)) return;
+    VkCommandBuffer cb = overflow ? VK_NULL_HANDLE : eg_vk_upload_cmd(dev);
+    if (!cb) {
+        eg_vk_check(dev, VK_ERROR_DEVICE_LOST, "re-initialising textures after a lost upload buffer");
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        eg_vk_texture_init(list[i], cb);
+        s->inits[s->init_count++] = list[i];
+    }
 }
 
 static VkResult close_upload(eg_vk_slot_t *s)
@@ -148,15 +179,27 @@ static eg_status_t submit_slot(eg_hal_device_t *dev, bool main_used, uint64_t ke
     VkCommandBuffer cbs[2];
     uint32_t n = 0;
     if (dev->lost) { discard_slot(dev); return EG_STATUS_DEVICE_LOST; }
-    VkResult r = VK_SUCCESS;
-    if (s->upload_open) { r = close_upload(s); cbs[n++] = s->upload; }
-    if (main_used) cbs[n++] = s->main;
-    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n, .pCommandBuffers = cbs };
-    if (r == VK_SUCCESS) r = eg_vk.vkQueueSubmit(dev->queue, 1, &si, s->fence);
-    if (r != VK_SUCCESS) {
-        discard_slot(dev);
-        return eg_vk_check(dev, r, "vkQueueSubmit");
+    if (s->upload_open) {
+        VkResult e = close_upload(s);
+        s->upload_open = false;
+        if (e != VK_SUCCESS) {
+            discard_slot(dev);
+            reinit_textures(dev);
+            return eg_vk_check(dev, e, "vkEndCommandBuffer");
+        }
+        s->upload_closed = true;
     }
+    if (s->upload_closed) cbs[n++] = s->upload;
+    if (main_used) cbs[n++] = s->main;
+    if (n == 0) return EG_STATUS_OK;
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n, .pCommandBuffers = cbs };
+    /* A failed submit keeps the ended upload buffer for the next one: the texture clears and
+     * layout changes in it are what the tracker already assumes happened. */
+    VkResult r = eg_vk.vkQueueSubmit(dev->queue, 1, &si, s->fence);
+    if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkQueueSubmit");
+    s->upload_closed = false;
+    s->init_count = 0;
+    s->inits_overflow = false;
     s->serial = ++dev->next_serial;
     s->kernel_index = kernel_index;
     if (kernel_index > dev->submitted_index) dev->submitted_index = kernel_index;
@@ -164,14 +207,46 @@ static eg_status_t submit_slot(eg_hal_device_t *dev, bool main_used, uint64_t ke
     return advance(dev);
 }
 
+eg_status_t eg_vk_submit_uploads(eg_hal_device_t *dev)
+{
+    return submit_slot(dev, false, 0);
+}
+
 eg_status_t eg_vk_flush_and_wait(eg_hal_device_t *dev)
 {
     eg_status_t st = EG_STATUS_OK;
     if (dev->lost) return EG_STATUS_DEVICE_LOST;
-    if (dev->slots[dev->cur_slot].upload_open) st = submit_slot(dev, false, 0);
+    if (eg_vk_uploads_pending(dev)) st = submit_slot(dev, false, 0);
     if (st == EG_STATUS_OK) st = eg_vk_check(dev, eg_vk.vkQueueWaitIdle(dev->queue), "vkQueueWaitIdle");
     eg_vk_poll(dev);
     return st;
+}
+
+/* The kernel's tracker has already moved every texture to the states this submit leaves it in.
+ * When the submit cannot run, a replacement holding only its barriers keeps the images' layouts
+ * where the tracker believes they are (render passes keep layouts: initial == final), so later
+ * submits stay valid; the work itself is lost, which the caller reports as OutOfMemory. It is
+ * waited for: the kernel does not count the failed submit, so its objects may go at once. If
+ * even that fails, the layouts are unknown and the device is lost. */
+static void submit_barriers_only(eg_hal_device_t *dev, const eg_hal_submit_t *sub)
+{
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    if (dev->lost) return;
+    VkResult r = eg_vk_slot_ready(dev) == EG_STATUS_OK ? eg_vk.vkBeginCommandBuffer(s->main, &bi)
+                                                       : VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (r == VK_SUCCESS) {
+        for (uint32_t i = 0; i < sub->stream_count; i++) eg_vk_record_barriers_only(dev, s->main, sub->streams[i]);
+        r = eg_vk.vkEndCommandBuffer(s->main);
+    }
+    eg_status_t st = r == VK_SUCCESS ? submit_slot(dev, true, 0) : eg_vk_status(r);
+    if (st == EG_STATUS_OK) st = eg_vk_check(dev, eg_vk.vkQueueWaitIdle(dev->queue), "vkQueueWaitIdle");
+    if (st != EG_STATUS_OK && !dev->lost) {
+        eg_log(EG_LOG_ERROR, "vulkan: a failed submit could not be replaced by its barriers: image layouts unknown");
+        eg_vk_check(dev, VK_ERROR_DEVICE_LOST, "the barrier-only replacement submit");
+    }
+    eg_vk_poll(dev);
 }
 
 static eg_status_t vk_queue_submit(eg_hal_device_t *dev, const eg_hal_submit_t *sub)
@@ -180,22 +255,27 @@ static eg_status_t vk_queue_submit(eg_hal_device_t *dev, const eg_hal_submit_t *
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
     eg_status_t ready = eg_vk_slot_ready(dev);
-    if (ready != EG_STATUS_OK) return ready;
+    if (ready != EG_STATUS_OK) {
+        if (ready != EG_STATUS_DEVICE_LOST) submit_barriers_only(dev, sub);
+        return ready;
+    }
     VkResult r = eg_vk.vkBeginCommandBuffer(s->main, &bi);
-    if (r != VK_SUCCESS) return eg_vk_status(r);
+    if (r != VK_SUCCESS) {
+        submit_barriers_only(dev, sub);
+        return eg_vk_status(r);
+    }
     for (uint32_t i = 0; i < sub->stream_count; i++) {
         eg_status_t st = eg_vk_record_stream(dev, s->main, sub->streams[i]);
         if (st != EG_STATUS_OK) {
-            eg_vk.vkEndCommandBuffer(s->main);
-            discard_slot(dev);
+            eg_vk.vkEndCommandBuffer(s->main);   /* begun again (implicit reset) below */
+            submit_barriers_only(dev, sub);
             return st;
         }
     }
-    if ((r = eg_vk.vkEndCommandBuffer(s->main)) != VK_SUCCESS) {
-        discard_slot(dev);
-        return eg_vk_status(r);
-    }
-    return submit_slot(dev, true, sub->index);
+    eg_status_t st = eg_vk_status(eg_vk.vkEndCommandBuffer(s->main));
+    if (st == EG_STATUS_OK) st = submit_slot(dev, true, sub->index);
+    if (st != EG_STATUS_OK && st != EG_STATUS_DEVICE_LOST) submit_barriers_only(dev, sub);
+    return st;
 }
 
 static uint64_t vk_completed_index(eg_hal_device_t *dev)

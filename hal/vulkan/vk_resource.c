@@ -132,7 +132,7 @@ static VkBufferUsageFlags buffer_usage(WGPUBufferUsage u)
  * upload runs: submit it and drain (rare: create + destroy with no submit in between). */
 static void settle_uploads(eg_hal_device_t *dev)
 {
-    if (dev->slots[dev->cur_slot].upload_open) eg_vk_flush_and_wait(dev);
+    if (eg_vk_uploads_pending(dev)) eg_vk_flush_and_wait(dev);
 }
 
 eg_status_t eg_vk_buffer_create(eg_hal_device_t *dev, eg_buffer_t *buf)
@@ -189,7 +189,7 @@ void *eg_vk_buffer_map(eg_hal_device_t *dev, eg_buffer_t *buf, uint64_t offset_B
     static uint8_t empty[16];
     eg_vk_buffer_t *vb = EG_VK_PRIV(eg_vk_buffer_t, buf);
     (void)for_write;
-    if (dev->lost || (dev->slots[dev->cur_slot].upload_open && eg_vk_flush_and_wait(dev) != EG_STATUS_OK)) return NULL;
+    if (dev->lost || (eg_vk_uploads_pending(dev) && eg_vk_flush_and_wait(dev) != EG_STATUS_OK)) return NULL;
     if (buf->size_B == 0) return empty;
     if (vb->host) return vb->host + offset_B;
     /* Device memory the CPU cannot see (mappedAtCreation of a GPU-only buffer): a staging copy,
@@ -239,7 +239,7 @@ static VkImageUsageFlags image_usage(const eg_texture_t *tex)
     return f;
 }
 
-static void clear_new_texture(eg_texture_t *tex, VkCommandBuffer cb)
+void eg_vk_texture_init(eg_texture_t *tex, VkCommandBuffer cb)
 {
     eg_vk_texture_t *vt = EG_VK_PRIV(eg_vk_texture_t, tex);
     uint32_t layers = eg_texture_layer_count(tex);
@@ -310,7 +310,10 @@ eg_status_t eg_vk_texture_create(eg_hal_device_t *dev, eg_texture_t *tex)
         eg_vk_texture_destroy(dev, tex);
         return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
     }
-    clear_new_texture(tex, cb);
+    eg_vk_texture_init(tex, cb);
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    if (s->init_count < EG_VK_SLOT_INITS) s->inits[s->init_count++] = tex;
+    else s->inits_overflow = true;
     eg_vk_name_object(dev, VK_OBJECT_TYPE_IMAGE, (uint64_t)vt->image, tex->obj.label);
     return EG_STATUS_OK;
 }
@@ -319,6 +322,9 @@ void eg_vk_texture_destroy(eg_hal_device_t *dev, eg_texture_t *tex)
 {
     eg_vk_texture_t *vt = EG_VK_PRIV(eg_vk_texture_t, tex);
     settle_uploads(dev);
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    for (uint32_t i = 0; i < s->init_count; i++)
+        if (s->inits[i] == tex) s->inits[i] = s->inits[--s->init_count];
     if (vt->image) eg_vk.vkDestroyImage(dev->device, vt->image, eg_vk_host_allocator());
     vt->image = VK_NULL_HANDLE;
     eg_vk_memory_free(dev, &vt->alloc);

@@ -103,6 +103,8 @@ eg_status_t eg_vk_staging_alloc(eg_hal_device_t *dev, uint32_t size_B, uint32_t 
 
 VkCommandBuffer eg_vk_upload_cmd(eg_hal_device_t *dev)
 {
+    /* An ended upload buffer whose submit failed goes first; a new one opens after it. */
+    if (dev->slots[dev->cur_slot].upload_closed && eg_vk_submit_uploads(dev) != EG_STATUS_OK) return VK_NULL_HANDLE;
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     if (s->upload_open) {
         /* Uploads may hit the same bytes (a zero-fill, then a write): order each after the last. */

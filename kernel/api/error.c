@@ -71,9 +71,32 @@ bool eg_fail_pool_full(const eg_vctx_t *v, const struct eg_pool *pool)
                    pool->name, pool->knob, (unsigned)pool->capacity);
 }
 
+/* The pending reason a HAL gave for its failure (hal/hal.h eg_hal_error_detail). */
+static struct {
+    bool pending;
+    WGPUErrorType type;
+    uint32_t code;
+    char message[EMGPU_ERROR_MESSAGE_MAX];
+} g_hal_detail;
+
+void eg_hal_error_detail(WGPUErrorType type, uint32_t code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    eg_vfmt(g_hal_detail.message, sizeof g_hal_detail.message, fmt, ap);
+    va_end(ap);
+    g_hal_detail.type = type;
+    g_hal_detail.code = code;
+    g_hal_detail.pending = true;
+}
+
 bool eg_fail_hal(const eg_vctx_t *v, int hal_status, const char *what, uint64_t size_B)
 {
     const eg_hal_ops_t *hal = v->device->hal;
+    bool detail = g_hal_detail.pending;
+    g_hal_detail.pending = false;
+    if (detail && hal_status != EG_STATUS_OK && hal_status != EG_STATUS_DEVICE_LOST)
+        return eg_fail(v, g_hal_detail.type, (eg_error_code_t)g_hal_detail.code, "%s", g_hal_detail.message);
     switch ((eg_status_t)hal_status) {
     case EG_STATUS_OK:
         return true;

@@ -427,9 +427,9 @@ static uint8_t *back_buffer(const eg_surface_t *s)
 static WGPUSurfaceGetCurrentTextureStatus acquire(eg_vctx_t *v, eg_surface_t *s,
                                                   struct WGPUTextureImpl **out)
 {
-    if (s->state == EG_SURFACE_UNCONFIGURED) {
-        eg_log(EG_LOG_ERROR, "wgpuSurfaceGetCurrentTexture \"%s\": the surface is not configured",
-               s->obj.label);
+    if (s->state == EG_SURFACE_UNCONFIGURED) {   /* no device yet: logged */
+        eg_fail(v, WGPUErrorType_Validation, EG_E_SURFACE_NOT_CONFIGURED, "the surface is not "
+                "configured (call wgpuSurfaceConfigure first)");
         return WGPUSurfaceGetCurrentTextureStatus_Error;
     }
     v->device = s->device;

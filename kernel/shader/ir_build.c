@@ -24,7 +24,8 @@ static bool fail(ir_ctx_t *c, const char *what)
 static void *alloc(ir_ctx_t *c, uint32_t count, size_t elem_B)
 {
     if (count == 0) return c->arena->base;
-    void *p = eg_arena_alloc(c->arena, (size_t)count * elem_B, 4);
+    /* IR records hold pointers and uint64_t: align for the strictest of them on every target. */
+    void *p = eg_arena_alloc(c->arena, (size_t)count * elem_B, sizeof(void *) > 8 ? sizeof(void *) : 8);
     if (!p)
         eg_fmt(c->err->message, sizeof c->err->message, "shader IR does not fit: %s arena has %u "
                "bytes left, %u more needed (raise %s, now %u)", c->arena->name,
