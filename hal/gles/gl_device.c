@@ -289,12 +289,18 @@ static void init_gl_state(eg_hal_device_t *d)
     eg_gl.GenFramebuffers(1, &d->fbo_draw);
     /* WebGPU strips restart at the all-ones index; GLES 3.0 has exactly that mode. */
     eg_gl.Enable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+    /* GL dithers by default (visible on RGB565 targets); WebGPU rounds to nearest. */
+    eg_gl.Disable(GL_DITHER);
     eg_gl.PixelStorei(GL_UNPACK_ALIGNMENT, 1);
     eg_gl.PixelStorei(GL_PACK_ALIGNMENT, 1);
     d->ubo_align_B = gl_int(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT);
     d->ssbo_align_B = d->es31 ? gl_int(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT) : 0u;
     d->read_depth = gl_has_ext("GL_NV_read_depth");
     d->read_stencil = gl_has_ext("GL_NV_read_stencil");
+    /* Entry points resolve even when unsupported (EGL 1.5 may return stubs): check the version. */
+    uint32_t version = gl_int(GL_MAJOR_VERSION) * 10u + gl_int(GL_MINOR_VERSION);
+    d->indexed_blend = eg_gl.indexed_blend && (version >= 32u || gl_has_ext("GL_OES_draw_buffers_indexed") ||
+                                               gl_has_ext("GL_EXT_draw_buffers_indexed"));
 }
 
 static eg_status_t gles_device_open(const eg_device_info_t *info, eg_hal_device_t **out)

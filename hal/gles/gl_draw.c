@@ -85,14 +85,8 @@ static void apply_depth_stencil(const eg_render_pipeline_t *rp, uint32_t ref)
     }
 }
 
-/* GLES 3.0 has one blend state and one color mask for all attachments (per-attachment state is
- * GLES 3.2): the first non-null target's state is used. */
-static void apply_blend(const eg_render_pipeline_t *rp)
+static void blend_one(const eg_color_target_t *t)
 {
-    const eg_color_target_t *t = NULL;
-    for (uint32_t i = 0; i < rp->color_target_count && !t; i++)
-        if (rp->color_targets[i].format != WGPUTextureFormat_Undefined) t = &rp->color_targets[i];
-    if (!t) return;
     uint8_t m = t->write_mask;
     eg_gl.ColorMask((m & WGPUColorWriteMask_Red) != 0, (m & WGPUColorWriteMask_Green) != 0,
                     (m & WGPUColorWriteMask_Blue) != 0, (m & WGPUColorWriteMask_Alpha) != 0);
@@ -103,7 +97,32 @@ static void apply_blend(const eg_render_pipeline_t *rp)
                             gl_blend_factor(t->blend.alpha.srcFactor), gl_blend_factor(t->blend.alpha.dstFactor));
 }
 
-static void apply_render_pipeline(eg_gl_state_t *s)
+/* Per draw buffer (GLES 3.2 / OES_draw_buffers_indexed): each target's own state. */
+static void blend_indexed(const eg_render_pipeline_t *rp)
+{
+    for (uint32_t i = 0; i < rp->color_target_count; i++) {
+        const eg_color_target_t *t = &rp->color_targets[i];
+        uint8_t m = t->format == WGPUTextureFormat_Undefined ? 0u : t->write_mask;
+        eg_gl.ColorMaski(i, (m & WGPUColorWriteMask_Red) != 0, (m & WGPUColorWriteMask_Green) != 0,
+                         (m & WGPUColorWriteMask_Blue) != 0, (m & WGPUColorWriteMask_Alpha) != 0);
+        if (t->format == WGPUTextureFormat_Undefined || !t->blend_enabled) { eg_gl.Disablei(GL_BLEND, i); continue; }
+        eg_gl.Enablei(GL_BLEND, i);
+        eg_gl.BlendEquationSeparatei(i, gl_blend_op(t->blend.color.operation), gl_blend_op(t->blend.alpha.operation));
+        eg_gl.BlendFuncSeparatei(i, gl_blend_factor(t->blend.color.srcFactor), gl_blend_factor(t->blend.color.dstFactor),
+                                 gl_blend_factor(t->blend.alpha.srcFactor), gl_blend_factor(t->blend.alpha.dstFactor));
+    }
+}
+
+/* Without per-attachment state (GLES 3.0/3.1 core) every target has the same state (pipeline
+ * creation rejects others, gl_program.c), so the first non-null target's state is all. */
+static void apply_blend(const eg_hal_device_t *dev, const eg_render_pipeline_t *rp)
+{
+    if (dev->indexed_blend) { blend_indexed(rp); return; }
+    for (uint32_t i = 0; i < rp->color_target_count; i++)
+        if (rp->color_targets[i].format != WGPUTextureFormat_Undefined) { blend_one(&rp->color_targets[i]); return; }
+}
+
+static void apply_render_pipeline(const eg_hal_device_t *dev, eg_gl_state_t *s)
 {
     const eg_render_pipeline_t *rp = s->rp;
     eg_gl.UseProgram(eg_gl_program(EG_GL_PRIV(rp, eg_gl_pipeline_t)->program)->program);
@@ -116,7 +135,7 @@ static void apply_render_pipeline(eg_gl_state_t *s)
     /* The Y flip mirrors the winding GL sees (gl_internal.h "ORIENTATION"). */
     eg_gl.FrontFace(rp->front_face == WGPUFrontFace_CW ? GL_CCW : GL_CW);
     apply_depth_stencil(rp, s->stencil_ref);
-    apply_blend(rp);
+    apply_blend(dev, rp);
     if (rp->alpha_to_coverage) eg_gl.Enable(GL_SAMPLE_ALPHA_TO_COVERAGE);
     else eg_gl.Disable(GL_SAMPLE_ALPHA_TO_COVERAGE);
     s->pipeline_dirty = false;
@@ -260,7 +279,7 @@ static bool draw(eg_hal_device_t *dev, eg_gl_state_t *s, bool indexed, uint32_t 
 {
     if (!s->rp || !count || !instances) return true;
     const eg_gl_program_t *p = eg_gl_program(EG_GL_PRIV(s->rp, eg_gl_pipeline_t)->program);
-    if (s->pipeline_dirty) { apply_render_pipeline(s); s->bindings_dirty = true; }
+    if (s->pipeline_dirty) { apply_render_pipeline(dev, s); s->bindings_dirty = true; }
     if (s->bindings_dirty) apply_bindings(s, p);
     GLenum mode = topology(s->rp->topology);
     if (eg_gl_flat_needed(p, s->rp->topology)) {   /* base vertex goes into the rewritten indices */
@@ -286,6 +305,33 @@ static bool draw(eg_hal_device_t *dev, eg_gl_state_t *s, bool indexed, uint32_t 
                                               (GLsizei)instances, base_vertex);
     else
         eg_gl.DrawElementsInstanced(mode, (GLsizei)count, type, (const void *)(uintptr_t)off, (GLsizei)instances);
+    return true;
+}
+
+/* GLES 3.1 indirect draw straight from the buffer (no CPU read, no sync), where GL's command
+ * means what WebGPU's does: not with first-vertex flat emulation (it rewrites indices on the
+ * CPU), and indexed only at index-buffer offset 0 (GL's firstIndex counts from the start of the
+ * element buffer; the SetIndexBuffer offset has no place in the command). firstInstance is 0:
+ * the adapter does not offer indirect-first-instance, and GL calls that field reserved. */
+static bool draw_indirect_native(eg_hal_device_t *dev, eg_gl_state_t *s, const eg_cmd_indirect_t *c, bool indexed)
+{
+    if (!dev->es31 || !eg_gl.DrawArraysIndirect || !eg_gl.DrawElementsIndirect || !s->rp) return false;
+    const eg_gl_program_t *p = eg_gl_program(EG_GL_PRIV(s->rp, eg_gl_pipeline_t)->program);
+    if (eg_gl_flat_needed(p, s->rp->topology) || (indexed && (!s->ib || s->ib_offset_B != 0))) return false;
+    if (s->pipeline_dirty) { apply_render_pipeline(dev, s); s->bindings_dirty = true; }
+    if (s->bindings_dirty) apply_bindings(s, p);
+    setup_vertices(s, 0, 0);
+    if (p->base_instance_loc >= 0) eg_gl.Uniform1i(p->base_instance_loc, 0);
+    eg_gl.BindBuffer(GL_DRAW_INDIRECT_BUFFER, EG_GL_PRIV(c->buffer, eg_gl_buffer_t)->name);
+    const void *off = (const void *)(uintptr_t)c->offset_B;
+    GLenum mode = topology(s->rp->topology);
+    if (indexed) {
+        eg_gl.BindBuffer(GL_ELEMENT_ARRAY_BUFFER, EG_GL_PRIV(s->ib, eg_gl_buffer_t)->name);
+        eg_gl.DrawElementsIndirect(mode, s->ib_format == WGPUIndexFormat_Uint32 ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT,
+                                   off);
+    } else {
+        eg_gl.DrawArraysIndirect(mode, off);
+    }
     return true;
 }
 
@@ -379,6 +425,7 @@ bool eg_gl_draw_command(eg_hal_device_t *dev, eg_gl_state_t *s, const eg_cmd_hea
     case EG_CMD_DRAW_INDIRECT: case EG_CMD_DRAW_INDEXED_INDIRECT: {
         uint32_t a[5] = { 0 };
         bool idx = h->op == EG_CMD_DRAW_INDEXED_INDIRECT;
+        if (draw_indirect_native(dev, s, r, idx)) return true;
         if (!read_args(r, a, idx ? 5u : 4u)) { *st = EG_STATUS_INTERNAL; return true; }
         bool ok = idx ? draw(dev, s, true, a[0], a[1], a[2], (int32_t)a[3], a[4])
                       : draw(dev, s, false, a[0], a[1], a[2], 0, a[3]);
@@ -391,6 +438,15 @@ bool eg_gl_draw_command(eg_hal_device_t *dev, eg_gl_state_t *s, const eg_cmd_hea
         return true;
     }
     case EG_CMD_DISPATCH_INDIRECT: {
+        const eg_cmd_indirect_t *c = r;
+        if (s->cp && dev->es31 && eg_gl.DispatchComputeIndirect) {   /* GLES 3.1: no CPU read */
+            const eg_gl_program_t *p = eg_gl_program(EG_GL_PRIV(s->cp, eg_gl_pipeline_t)->program);
+            if (s->pipeline_dirty) { eg_gl.UseProgram(p->program); s->pipeline_dirty = false; s->bindings_dirty = true; }
+            if (s->bindings_dirty) apply_bindings(s, p);
+            eg_gl.BindBuffer(GL_DISPATCH_INDIRECT_BUFFER, EG_GL_PRIV(c->buffer, eg_gl_buffer_t)->name);
+            eg_gl.DispatchComputeIndirect((GLintptr)c->offset_B);
+            return true;
+        }
         uint32_t a[3] = { 0 };
         if (!read_args(r, a, 3)) { *st = EG_STATUS_INTERNAL; return true; }
         dispatch(dev, s, a[0], a[1], a[2]);

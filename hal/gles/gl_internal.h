@@ -144,6 +144,14 @@ typedef struct eg_gl_fns {
     EG_GL30_FUNCS(EG_GL_MEMBER)
     EG_GL31_FUNCS(EG_GL_MEMBER)
     eg_PFNGLDRAWELEMENTSINSTANCEDBASEVERTEXPROC DrawElementsInstancedBaseVertex;   /* may be NULL */
+    /* GLES 3.2 / OES_draw_buffers_indexed / EXT_draw_buffers_indexed: per-attachment blend
+     * and color mask; all five or none (indexed_blend). */
+    void (GL_APIENTRYP Enablei)(GLenum, GLuint);
+    void (GL_APIENTRYP Disablei)(GLenum, GLuint);
+    void (GL_APIENTRYP BlendEquationSeparatei)(GLuint, GLenum, GLenum);
+    void (GL_APIENTRYP BlendFuncSeparatei)(GLuint, GLenum, GLenum, GLenum, GLenum);
+    void (GL_APIENTRYP ColorMaski)(GLuint, GLboolean, GLboolean, GLboolean, GLboolean);
+    bool indexed_blend;
 #undef EG_GL_MEMBER
 } eg_gl_fns_t;
 
@@ -171,6 +179,7 @@ struct eg_hal_device {
     uint64_t   submitted, completed;
     uint32_t   ubo_align_B, ssbo_align_B;
     bool       read_depth, read_stencil;   /* GL_NV_read_depth / GL_NV_read_stencil */
+    bool       indexed_blend;     /* per-attachment blend/color mask usable (GLES 3.2 or extension) */
     GLuint     flat_ib;           /* rotated indices of first-vertex flat draws (gl_flat.c) */
 };
 

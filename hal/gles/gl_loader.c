@@ -4,6 +4,7 @@
 #if EMGPU_HAL_GLES
 
 #include "hal/gles/gl_internal.h"
+#include "kernel/base/fmt.h"
 #include "kernel/base/log.h"
 #include "port/port.h"
 
@@ -77,6 +78,20 @@ static void *gl_proc(const char *name)
     return p;
 }
 
+/* Per-attachment blend entries under their core (3.2), OES and EXT names. */
+static void load_indexed_blend(void)
+{
+    static const char *const sfx[] = { "", "OES", "EXT" };
+    char name[48];
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(sfx) && !eg_gl.indexed_blend; i++) {
+#define LOAD_I(member) eg_fmt(name, sizeof name, "gl" #member "%s", sfx[i]); store_fn(&eg_gl.member, gl_proc(name));
+        LOAD_I(Enablei) LOAD_I(Disablei) LOAD_I(BlendEquationSeparatei) LOAD_I(BlendFuncSeparatei) LOAD_I(ColorMaski)
+#undef LOAD_I
+        eg_gl.indexed_blend = eg_gl.Enablei && eg_gl.Disablei && eg_gl.BlendEquationSeparatei &&
+                              eg_gl.BlendFuncSeparatei && eg_gl.ColorMaski;
+    }
+}
+
 bool eg_gl_load_gl(const char **missing)
 {
     if (gl_ok) return true;
@@ -92,6 +107,7 @@ bool eg_gl_load_gl(const char **missing)
                                       "glDrawElementsInstancedBaseVertexEXT" };
     for (uint32_t i = 0; i < EG_ARRAY_LEN(bv) && !eg_gl.DrawElementsInstancedBaseVertex; i++)
         store_fn(&eg_gl.DrawElementsInstancedBaseVertex, gl_proc(bv[i]));
+    load_indexed_blend();
     gl_ok = true;
     return true;
 }

@@ -247,8 +247,28 @@ static void release(uint32_t slot_plus_one)
     if (p && p->refs) p->refs--;
 }
 
+static bool same_target_state(const eg_color_target_t *a, const eg_color_target_t *b)
+{
+    if (a->write_mask != b->write_mask || a->blend_enabled != b->blend_enabled) return false;
+    return !a->blend_enabled || eg_memcmp(&a->blend, &b->blend, sizeof a->blend) == 0;
+}
+
 eg_status_t eg_gl_render_pipeline_create(eg_hal_device_t *dev, eg_render_pipeline_t *rp)
 {
+    /* GLES 3.0/3.1 core have one blend state and color mask for all draw buffers. */
+    const eg_color_target_t *first = NULL;
+    for (uint32_t i = 0; i < rp->color_target_count && !dev->indexed_blend; i++) {
+        const eg_color_target_t *t = &rp->color_targets[i];
+        if (t->format == WGPUTextureFormat_Undefined) continue;
+        if (!first) { first = t; continue; }
+        if (same_target_state(first, t)) continue;
+        eg_hal_error_detail(WGPUErrorType_Validation, EG_E_GLES_PER_TARGET_BLEND,
+                            "fragment.targets[%u] has another blend state or writeMask than the first "
+                            "target; this GLES context has one for all attachments (per-attachment state "
+                            "needs GLES 3.2 or OES_draw_buffers_indexed): give every target the same blend "
+                            "and writeMask", (unsigned)i);
+        return EG_STATUS_UNAVAILABLE;
+    }
     eg_stage_t st[2] = { rp->vertex, rp->fragment };
     return pipeline_create(dev, EG_GL_PRIV(rp, eg_gl_pipeline_t), st, 2, rp->layout);
 }

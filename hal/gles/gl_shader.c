@@ -62,7 +62,7 @@ static struct {
 static bool sx_tried, sx_ok;
 
 /* The reason the last translation failed, for the pipeline's error message (gl_program.c). */
-static char g_error[160];
+static char g_error[224];
 
 const char *eg_gl_shader_last_error(void) { return g_error; }
 
@@ -347,6 +347,22 @@ static const uint32_t *lower_smod(const uint32_t *code, uint32_t n, uint32_t *ou
     return g_words;
 }
 
+/* GLSL ES 3.x has no textureQueryLevels / textureSamples (SPIRV-Cross refuses them for ES):
+ * say so by name instead of relaying a translator message. */
+static bool uses_missing_query(const uint32_t *code, uint32_t n)
+{
+    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16) {
+        uint32_t op = code[i] & 0xFFFFu;
+        if (op == SpvOpImageQueryLevels || op == SpvOpImageQuerySamples) {
+            shader_error("the shader queries a texture's %s (%s), which GLSL ES 3.x lacks; pass the "
+                         "count in a uniform", op == SpvOpImageQueryLevels ? "mip level count" : "sample count",
+                         op == SpvOpImageQueryLevels ? "textureQueryLevels" : "textureSamples");
+            return true;
+        }
+    }
+    return false;
+}
+
 GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t stage_index,
                             eg_shader_stage_t stage)
 {
@@ -357,6 +373,7 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
                                                 SpvExecutionModelGLCompute };
     spvc_context ctx = NULL;
     g_error[0] = '\0';
+    if (uses_missing_query(sm->code, sm->word_count)) return 0;
     if (sx.spvc_context_create(&ctx) != SPVC_SUCCESS) return 0;
     spvc_parsed_ir ir = NULL;
     spvc_compiler c = NULL;

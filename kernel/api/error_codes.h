@@ -215,6 +215,7 @@
     X(GLES_VIEW_UNSUPPORTED, "GLES cannot sample this texture view (it has no texture views)") \
     X(GLES_PROGRAM_CACHE_FULL, "the GLES program cache is full (EMGPU_GLES_PROGRAM_CACHE)") \
     X(GLES_SHADER_TRANSLATION, "SPIRV-Cross or the GLSL ES compiler rejected a shader") \
+    X(GLES_PER_TARGET_BLEND, "per-target blend or write mask needs GLES 3.2 / OES_draw_buffers_indexed") \
     /* end */
 
 typedef enum eg_error_code {
