@@ -117,10 +117,6 @@ demo:
 	$(MAKE) BOARD=host $(BUILD)/demo$(EXE)
 	$(BUILD)/demo$(EXE) $(BUILD)/demo.png $(DEMO_FRAMES)
 
-$(BUILD)/demo$(EXE): examples/demo/demo.c $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS_BOARD) -lpng -o $@
-
 clean:
 	rm -rf build
 
@@ -130,5 +126,7 @@ include tests/shaders/shaders.mk
 -include tests/scenes/scenes.mk
 -include tests/fuzz/fuzz.mk
 -include bench/bench.mk
+# The dashboard demo (its sources, embedded shaders and the $(BUILD)/demo rule).
+include examples/demo/demo.mk
 
 -include $(RUNTIME_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

@@ -85,7 +85,7 @@ static VkImageMemoryBarrier image_barrier(eg_texture_t *tex, uint16_t from, uint
     return (VkImageMemoryBarrier){ .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
         .srcAccessMask = src->access & ~(VkAccessFlags)READ_ACCESS,
         .dstAccessMask = dst->access,
-        .oldLayout = eg_vk_layout_of(from, tex->fi), .newLayout = eg_vk_layout_of(to, tex->fi),
+        .oldLayout = eg_vk_layout_of(from, tex), .newLayout = eg_vk_layout_of(to, tex),
         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .image = EG_VK_PRIV(eg_vk_texture_t, tex)->image,
         .subresourceRange = { eg_vk_aspects(tex->fi, WGPUTextureAspect_All), base_mip, mips, base_layer, layers } };

@@ -128,7 +128,7 @@ eg_status_t eg_vk_bind_group_create(eg_hal_device_t *dev, eg_bind_group_t *bg)
         } else {
             /* The layout the tracker puts the texture in for this use: sampled, or storage. */
             uint16_t use = le->kind == EG_BINDING_TEXTURE ? EG_TRACK_TEX_SAMPLED : EG_TRACK_TEX_STORAGE_WRITE;
-            VkImageLayout lay = eg_vk_layout_of(use, e->view->texture->fi);
+            VkImageLayout lay = eg_vk_layout_of(use, e->view->texture);
             ii[i] = (VkDescriptorImageInfo){ VK_NULL_HANDLE, EG_VK_PRIV(eg_vk_view_t, e->view)->view, lay };
             w[i].pImageInfo = &ii[i];
         }

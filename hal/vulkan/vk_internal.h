@@ -303,7 +303,7 @@ eg_status_t eg_vk_texture_view_create(eg_hal_device_t *dev, eg_texture_view_t *v
 void eg_vk_texture_view_destroy(eg_hal_device_t *dev, eg_texture_view_t *view);
 eg_status_t eg_vk_sampler_create(eg_hal_device_t *dev, eg_sampler_t *smp);
 void eg_vk_sampler_destroy(eg_hal_device_t *dev, eg_sampler_t *smp);
-VkImageLayout eg_vk_layout_of(uint16_t tex_use, const eg_format_info_t *fi);
+VkImageLayout eg_vk_layout_of(uint16_t tex_use, const eg_texture_t *tex);
 VkCompareOp eg_vk_compare_op(WGPUCompareFunction f);
 
 /* vk_pipeline.c */

@@ -99,17 +99,17 @@ VkImageAspectFlags eg_vk_aspects(const eg_format_info_t *fi, WGPUTextureAspect a
 
 /* Layout for a tracker state. Combined read-only states share one layout where Vulkan has one
  * (depth read + sampled), else GENERAL. UNINITIALIZED is GENERAL: see the file comment. */
-VkImageLayout eg_vk_layout_of(uint16_t use, const eg_format_info_t *fi)
+VkImageLayout eg_vk_layout_of(uint16_t use, const eg_texture_t *tex)
 {
     switch (use) {
     case EG_TRACK_TEX_COPY_SRC: return VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     case EG_TRACK_TEX_COPY_DST: return VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    /* A sampled depth/stencil texture uses the read-only depth layout (valid for sampling), so
-     * "sampled", "read-only attachment" and both at once in one pass share one layout and a
-     * bind group's descriptor is right in all three. */
+    /* A sampled depth/stencil texture that can be an attachment uses the read-only depth layout
+     * (valid for sampling), so "sampled", "read-only attachment" and both at once in one pass
+     * share one layout and a bind group's descriptor is right in all three. */
     case EG_TRACK_TEX_SAMPLED:
-        return fi && eg_format_is_depth_stencil(fi) ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
-                                                    : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        return eg_format_is_depth_stencil(tex->fi) && (tex->usage & WGPUTextureUsage_RenderAttachment)
+                   ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     case EG_TRACK_TEX_COLOR_TARGET: return VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     case EG_TRACK_TEX_DEPTH_STENCIL_READ:
     case EG_TRACK_TEX_DEPTH_STENCIL_READ | EG_TRACK_TEX_SAMPLED:

@@ -177,3 +177,95 @@ EG_TEST(gles, program_cache_full_names_knob)
     EG_SKIP("needs EMGPU_HAL_GLES=1 with EMGPU_GLES_PROGRAM_CACHE < 3 (the default covers every pipeline slot)");
 #endif
 }
+
+static WGPUShaderModule spv_module(WGPUDevice d, const char *name)
+{
+    const eg_test_spv_t *s = eg_test_spv(name);
+    if (!s) return NULL;
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = s->words;
+    src.codeSize = s->word_count;
+    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    md.nextInChain = &src.chain;
+    return wgpuDeviceCreateShaderModule(d, &md);
+}
+
+/* WebGPU flat interpolation takes the FIRST vertex of each primitive (GLES: the last; gl_flat.c
+ * rotates primitives). A non-indexed 4-vertex triangle strip over an 8x8 target: triangle 0
+ * (v0 v1 v2) covers x_ndc + y_ndc < 0 and gets vertex 0's color, R = 0/8; triangle 1 (v1 v2 v3)
+ * covers the rest with vertex 1's color, R = 1/8 -> round(0.125 * 255) = 32 (draw_inst.vert
+ * writes gl_VertexIndex / 8 into R). The last-vertex rule would give 64 and 96. */
+EG_TEST(gles, flat_strip_uses_first_vertex)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUTexture rt = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, 1, 1,
+                               WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
+    WGPUShaderModule vs = spv_module(d, "draw_inst.vert"), fs = spv_module(d, "draw_flat.frag");
+    WGPUVertexAttribute va = WGPU_VERTEX_ATTRIBUTE_INIT, ia = WGPU_VERTEX_ATTRIBUTE_INIT;
+    va.format = WGPUVertexFormat_Float32x2;
+    ia.format = WGPUVertexFormat_Float32;
+    ia.shaderLocation = 1;
+    WGPUVertexBufferLayout vb[2] = { WGPU_VERTEX_BUFFER_LAYOUT_INIT, WGPU_VERTEX_BUFFER_LAYOUT_INIT };
+    vb[0].arrayStride = 8; vb[0].attributeCount = 1; vb[0].attributes = &va;
+    vb[1].arrayStride = 4; vb[1].stepMode = WGPUVertexStepMode_Instance; vb[1].attributeCount = 1; vb[1].attributes = &ia;
+    WGPUColorTargetState ct = WGPU_COLOR_TARGET_STATE_INIT;
+    ct.format = WGPUTextureFormat_RGBA8Unorm;
+    WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
+    fst.module = fs;
+    fst.targetCount = 1;
+    fst.targets = &ct;
+    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
+    pd.vertex.module = vs;
+    pd.vertex.bufferCount = 2;
+    pd.vertex.buffers = vb;
+    pd.fragment = &fst;
+    pd.primitive.topology = WGPUPrimitiveTopology_TriangleStrip;
+    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
+    static const float pos[8] = { -1, -1, -1, 1, 1, -1, 1, 1 };
+    static const float off[1] = { 0 };
+    WGPUBuffer pb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof pos);
+    WGPUBuffer ob = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof off);
+    WGPUQueue q = wgpuDeviceGetQueue(d);
+    wgpuQueueWriteBuffer(q, pb, 0, pos, sizeof pos);
+    wgpuQueueWriteBuffer(q, ob, 0, off, sizeof off);
+    wgpuQueueRelease(q);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassColorAttachment ca = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    ca.view = rv;
+    ca.loadOp = WGPULoadOp_Clear;
+    ca.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    rpd.colorAttachmentCount = 1;
+    rpd.colorAttachments = &ca;
+    WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(e, &rpd);
+    wgpuRenderPassEncoderSetPipeline(pass, p);
+    wgpuRenderPassEncoderSetVertexBuffer(pass, 0, pb, 0, sizeof pos);
+    wgpuRenderPassEncoderSetVertexBuffer(pass, 1, ob, 0, sizeof off);
+    wgpuRenderPassEncoderDraw(pass, 4, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(pass);
+    wgpuRenderPassEncoderRelease(pass);
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256 * 8);   /* t_readback copies it */
+    WGPUTexelCopyTextureInfo ti = t_tex_info(rt, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, 8);
+    WGPUExtent3D sz = t_extent(8, 8, 1);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    EG_EXPECT_NO_ERROR();
+    static uint8_t px[256 * 8];
+    EG_ASSERT(t_readback(d, rb, 0, sizeof px, px));
+    EG_EXPECT_EQ_U(px[6 * 256 + 1 * 4], 0);     /* (1, 6): x_ndc = y_ndc = -0.625, triangle 0 */
+    EG_EXPECT_EQ_U(px[6 * 256 + 1 * 4 + 3], 255);
+    EG_EXPECT_EQ_U(px[1 * 256 + 6 * 4], 32);    /* (6, 1): x_ndc = y_ndc = +0.625, triangle 1 */
+    EG_EXPECT_EQ_U(px[1 * 256 + 6 * 4 + 3], 255);
+    wgpuBufferRelease(rb);
+    wgpuBufferRelease(pb);
+    wgpuBufferRelease(ob);
+    wgpuRenderPipelineRelease(p);
+    wgpuShaderModuleRelease(vs);
+    wgpuShaderModuleRelease(fs);
+    wgpuTextureViewRelease(rv);
+    wgpuTextureRelease(rt);
+    eg_test_device_release();
+}

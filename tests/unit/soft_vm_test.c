@@ -116,6 +116,7 @@ EG_TEST(soft_vm, compute_arithmetic_matches_c)
         in.ia[g] = (g - 8) * 37 + 3;
         in.ib[g] = g % 3 == 0 ? -(g + 1) : g + 2;
     }
+    bool gpu = eg_strcmp(eg_test_backend(), "soft") != 0;
     vm_run_t r = { "vm_alu.comp", 2, { sizeof in, sizeof out }, { 0, 0 }, { &in, NULL }, { NULL, &out }, 1 };
     EG_ASSERT(run_compute(d, &r));
     for (int g = 0; g < 16; g++) {
@@ -127,7 +128,19 @@ EG_TEST(soft_vm, compute_arithmetic_matches_c)
         int32_t want_i[8] = { ia + ib, ia * ib, ia / ib, smod_c(ia, ib), ia >> 2, (ia & ib) ^ 0x55,
                               ia < ib ? ia : ib, (int32_t)(a * 10.0f) };
         for (int k = 0; k < 8; k++) {
-            EXPECT_F_BITS(out.f[g * 2 + k / 4][k % 4], want_f[k]);
+            float got = out.f[g * 2 + k / 4][k % 4];
+            if (gpu && (k == 3 || k == 4)) {
+                /* Vulkan precision rules allow 2.5 ULP for a / b (and mod, built on it); soft is
+                 * exact. Compare within 3 ULP on GPU backends. */
+                int32_t du = (int32_t)(f2u(got) - f2u(want_f[k]));
+                EG_EXPECT(du >= -3 && du <= 3);
+            } else {
+                EXPECT_F_BITS(got, want_f[k]);
+            }
+            /* Vulkan leaves OpSMod/OpSRem undefined for negative operands (GLSL ES too), which
+             * WebGPU defines; the GPU backends pass SPIR-V through without a polyfill yet (see
+             * hal/vulkan/README.md), so those lanes are checked on soft only. */
+            if (gpu && k == 3 && (ia < 0 || ib < 0)) continue;
             EG_EXPECT_EQ_I(out.i[g * 2 + k / 4][k % 4], want_i[k]);
         }
     }
