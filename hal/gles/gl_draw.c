@@ -186,6 +186,8 @@ static void apply_bindings(eg_gl_state_t *s, const eg_gl_program_t *p)
         if ((b->kind == EG_GL_BIND_UBO || b->kind == EG_GL_BIND_SSBO) && e->buffer) bind_buffer(s, b, e, dyn);
         else if (b->kind == EG_GL_BIND_IMAGE && e->view)
             bind_image(b, e, &s->groups[b->group].group->layout->entries[e - s->groups[b->group].group->entries]);
+        else if (b->kind == EG_GL_BIND_TEXTURE && e->view && p->levels_loc[i] >= 0)   /* textureQueryLevels */
+            eg_gl.Uniform1i(p->levels_loc[i], (GLint)e->view->mip_level_count);
     }
     for (uint32_t u = 0; u < p->unit_count; u++) {
         const eg_gl_unit_t *un = &p->units[u];

@@ -290,6 +290,7 @@ typedef struct eg_gl_program {
     bool flat_inputs;                           /* the fragment stage has Flat inputs */
     uint32_t binding_count, unit_count;
     eg_gl_binding_t bindings[EG_GL_MAX_PROGRAM_BINDINGS];
+    GLint levels_loc[EG_GL_MAX_PROGRAM_BINDINGS];   /* textures: "eg_lv_s<g>_b<b>" uniform, or -1 */
     eg_gl_unit_t units[EG_GL_MAX_UNITS];
 } eg_gl_program_t;
 

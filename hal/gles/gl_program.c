@@ -131,6 +131,12 @@ static void bind_by_name(eg_gl_program_t *p)
         if (loc >= 0) eg_gl.Uniform1i(loc, (GLint)u);
     }
     p->base_instance_loc = eg_gl.GetUniformLocation(p->program, "SPIRV_Cross_BaseInstance");
+    for (uint32_t i = 0; i < p->binding_count; i++) {   /* textureQueryLevels emulation (gl_shader.c) */
+        p->levels_loc[i] = -1;
+        if (p->bindings[i].kind != EG_GL_BIND_TEXTURE) continue;
+        eg_fmt(name, sizeof name, "eg_lv_s%u_b%u", (unsigned)p->bindings[i].group, (unsigned)p->bindings[i].binding);
+        p->levels_loc[i] = eg_gl.GetUniformLocation(p->program, name);
+    }
 }
 
 static bool link_program(eg_hal_device_t *dev, eg_gl_program_t *p, bool compute)

@@ -309,16 +309,20 @@ static GLuint compile_glsl(const char *src, eg_shader_stage_t stage)
  * (t + b moves t into the divisor's sign range; the second remainder folds it back; t + b can
  * wrap only when |b| is within |t| of 2^31). The rewritten copy lives in a static scratch. */
 #define EG_GL_SMOD_WORDS (EMGPU_MAX_SPIRV_WORDS * 2u)
+#define EG_GL_MAX_LEVEL_VARS 8u   /* textureQueryLevels uniforms per stage */
 static uint32_t g_words[EG_GL_SMOD_WORDS];
 
-static const uint32_t *lower_smod(const uint32_t *code, uint32_t n, uint32_t *out_n)
+static const uint32_t *lower_smod(const uint32_t *code, uint32_t n, uint32_t *out_n, bool *copy)
 {
-    uint32_t count = 0;
-    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16)
+    uint32_t count = 0, levels = 0;
+    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16) {
         count += (code[i] & 0xFFFFu) == SpvOpSMod && (code[i] >> 16) == 5u;
+        levels += (code[i] & 0xFFFFu) == SpvOpImageQueryLevels;
+    }
     *out_n = n;
-    if (!count) return code;
-    if (n + count * 10u > EG_GL_SMOD_WORDS) {
+    *copy = count || levels;
+    if (!*copy) return code;
+    if (n + count * 10u + 4u + 4u * EG_GL_MAX_LEVEL_VARS > EG_GL_SMOD_WORDS) {
         shader_error("%u OpSMod need %u words of scratch, more than 2 * EMGPU_MAX_SPIRV_WORDS = %u",
                      (unsigned)count, (unsigned)(n + count * 10u), (unsigned)EG_GL_SMOD_WORDS);
         return NULL;
@@ -347,20 +351,100 @@ static const uint32_t *lower_smod(const uint32_t *code, uint32_t n, uint32_t *ou
     return g_words;
 }
 
-/* GLSL ES 3.x has no textureQueryLevels / textureSamples (SPIRV-Cross refuses them for ES):
- * say so by name instead of relaying a translator message. */
+/* GLSL ES 3.x has no textureSamples (SPIRV-Cross refuses it for ES): say so by name. */
 static bool uses_missing_query(const uint32_t *code, uint32_t n)
 {
     for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16) {
-        uint32_t op = code[i] & 0xFFFFu;
-        if (op == SpvOpImageQueryLevels || op == SpvOpImageQuerySamples) {
-            shader_error("the shader queries a texture's %s (%s), which GLSL ES 3.x lacks; pass the "
-                         "count in a uniform", op == SpvOpImageQueryLevels ? "mip level count" : "sample count",
-                         op == SpvOpImageQueryLevels ? "textureQueryLevels" : "textureSamples");
+        if ((code[i] & 0xFFFFu) == SpvOpImageQuerySamples) {
+            shader_error("the shader queries a texture's sample count (textureSamples), which GLSL ES 3.x "
+                         "lacks; pass the count in a uniform");
             return true;
         }
     }
     return false;
+}
+
+/* ---- textureQueryLevels: GLSL ES 3.x lacks it (SPIRV-Cross refuses it for ES) ----
+ * Each OpImageQueryLevels becomes an OpLoad of a new plain uniform int named after the texture's
+ * (group, binding), "eg_lv_s<g>_b<b>", which the backend sets to the bound view's
+ * mipLevelCount when it binds textures (gl_draw.c). The image operand is traced back through
+ * OpImage / OpSampledImage / OpLoad / OpCopyObject to its variable's decorations. */
+#define EG_GL_LOWER_IDS EMGPU_MAX_SPIRV_WORDS
+static uint32_t g_def[EG_GL_LOWER_IDS], g_set[EG_GL_LOWER_IDS], g_bind[EG_GL_LOWER_IDS];
+static uint8_t g_isvar[EG_GL_LOWER_IDS];
+static struct { uint32_t count, id[EG_GL_MAX_LEVEL_VARS], set[EG_GL_MAX_LEVEL_VARS], bind[EG_GL_MAX_LEVEL_VARS]; } g_lv;
+
+static bool scan_defs(const uint32_t *code, uint32_t n)
+{
+    if (code[3] > EG_GL_LOWER_IDS) {
+        shader_error("textureQueryLevels emulation: the module's id bound %u exceeds EMGPU_MAX_SPIRV_WORDS = %u",
+                     (unsigned)code[3], (unsigned)EG_GL_LOWER_IDS);
+        return false;
+    }
+    eg_memset(g_isvar, 0, sizeof g_isvar);
+    eg_memset(g_def, 0, sizeof g_def);
+    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16) {
+        uint32_t op = code[i] & 0xFFFFu, len = code[i] >> 16;
+        if (op == SpvOpDecorate && len >= 4 && code[i + 1] < EG_GL_LOWER_IDS) {
+            if (code[i + 2] == SpvDecorationDescriptorSet) g_set[code[i + 1]] = code[i + 3];
+            if (code[i + 2] == SpvDecorationBinding) g_bind[code[i + 1]] = code[i + 3];
+        } else if (op == SpvOpVariable && len >= 4 && code[i + 2] < EG_GL_LOWER_IDS) {
+            g_isvar[code[i + 2]] = 1;
+        } else if ((op == SpvOpLoad || op == SpvOpSampledImage || op == SpvOpImage || op == SpvOpCopyObject) &&
+                   len >= 4 && code[i + 2] < EG_GL_LOWER_IDS) {
+            g_def[code[i + 2]] = code[i + 3];
+        }
+    }
+    return true;
+}
+
+/* The level-count uniform for the texture behind image id `img`; 0 when it cannot be traced. */
+static uint32_t level_var(uint32_t img, uint32_t *bound)
+{
+    uint32_t x = img;
+    for (uint32_t step = 0; step < 8u && x && x < EG_GL_LOWER_IDS && !g_isvar[x]; step++) x = g_def[x];
+    if (!x || x >= EG_GL_LOWER_IDS || !g_isvar[x]) return 0;
+    for (uint32_t k = 0; k < g_lv.count; k++)
+        if (g_lv.set[k] == g_set[x] && g_lv.bind[k] == g_bind[x]) return g_lv.id[k];
+    if (g_lv.count >= EG_GL_MAX_LEVEL_VARS) return 0;
+    g_lv.set[g_lv.count] = g_set[x];
+    g_lv.bind[g_lv.count] = g_bind[x];
+    return g_lv.id[g_lv.count++] = (*bound)++;
+}
+
+/* Rewrites in place (same size), then inserts the pointer type and variables before the first
+ * OpFunction; `w` has room (checked by the caller). False when a query cannot be traced. */
+static bool lower_query_levels(uint32_t *w, uint32_t *n)
+{
+    g_lv.count = 0;
+    if (!scan_defs(w, *n)) return false;
+    uint32_t bound = w[3], ptr = 0, rt = 0, func_at = 0;
+    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < *n && (w[i] >> 16); i += w[i] >> 16) {
+        uint32_t op = w[i] & 0xFFFFu;
+        if (op == SpvOpFunction && !func_at) func_at = i;
+        if (op != SpvOpImageQueryLevels) continue;
+        uint32_t var = level_var(w[i + 3], &bound);
+        if (!var || (rt && rt != w[i + 1])) {
+            shader_error("textureQueryLevels emulation: cannot trace the queried texture (or more than %u of them)",
+                         (unsigned)EG_GL_MAX_LEVEL_VARS);
+            return false;
+        }
+        if (!ptr) ptr = bound++;
+        rt = w[i + 1];
+        w[i] = (4u << 16) | SpvOpLoad;
+        w[i + 3] = var;
+    }
+    if (!g_lv.count) return true;
+    uint32_t extra = 4u + 4u * g_lv.count;
+    for (uint32_t i = *n; i-- > func_at;) w[i + extra] = w[i];   /* overlapping: copy backwards */
+    uint32_t *o = w + func_at;
+    *o++ = (4u << 16) | SpvOpTypePointer; *o++ = ptr; *o++ = SpvStorageClassUniformConstant; *o++ = rt;
+    for (uint32_t k = 0; k < g_lv.count; k++) {
+        *o++ = (4u << 16) | SpvOpVariable; *o++ = ptr; *o++ = g_lv.id[k]; *o++ = SpvStorageClassUniformConstant;
+    }
+    *n += extra;
+    w[3] = bound;
+    return true;
 }
 
 GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t stage_index,
@@ -380,12 +464,21 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
     GLuint sh = 0;
     const char *src = NULL;
     uint32_t words = 0;
-    const uint32_t *code = lower_smod(sm->code, sm->word_count, &words);
+    bool copied = false;
+    const uint32_t *code = lower_smod(sm->code, sm->word_count, &words, &copied);
+    g_lv.count = 0;
+    if (code && copied && !lower_query_levels(g_words, &words)) code = NULL;
     if (code && sx.spvc_context_parse_spirv(ctx, code, words, &ir) == SPVC_SUCCESS &&
         sx.spvc_context_create_compiler(ctx, SPVC_BACKEND_GLSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &c) ==
             SPVC_SUCCESS &&
-        sx.spvc_compiler_set_entry_point(c, e->name, models[stage]) == SPVC_SUCCESS)
+        sx.spvc_compiler_set_entry_point(c, e->name, models[stage]) == SPVC_SUCCESS) {
+        for (uint32_t k = 0; k < g_lv.count; k++) {   /* names gl_draw.c sets the level counts by */
+            char name[32];
+            eg_fmt(name, sizeof name, "eg_lv_s%u_b%u", (unsigned)g_lv.set[k], (unsigned)g_lv.bind[k]);
+            sx.spvc_compiler_set_name(c, g_lv.id[k], name);
+        }
         src = translate(c, dev, p, stage);
+    }
     if (src) {
         const char *dump = eg_port_getenv("EMGPU_GLES_DUMP");
         if (dump && dump[0] == '1') eg_port_log_write(EG_LOG_INFO, src, eg_strlen(src));   /* unclipped */
