@@ -1,7 +1,8 @@
-/* The port's display services: Linux framebuffer devices (fbdev) behind plain C types.
+/* The port's display services: Linux framebuffer devices (fbdev) and X11 windows (Xlib) behind plain C types.
  *
- * Optional like the rest of the port: a port without fbdev (bare metal) returns false from
- * eg_port_fbdev_open after logging why, and wgpuInstanceCreateSurface reports that. Memory panels
+ * Optional like the rest of the port: a port without fbdev or X11 (bare metal) returns false from
+ * eg_port_fbdev_open / eg_port_xlib_open after logging why, and wgpuInstanceCreateSurface
+ * reports that. libX11 is loaded at run time (eg_port_lib_open), never linked. Memory panels
  * (framebuffer or strip + flush) need nothing from the port: the board passes its memory and its
  * flush callback through emgpu.h.
  *
@@ -42,5 +43,35 @@ bool eg_port_fbdev_show(eg_port_fbdev_t *fb, uint32_t index);
 bool eg_port_fbdev_mode_unchanged(const eg_port_fbdev_t *fb);
 /** Unmaps and closes; safe on a closed one. */
 void eg_port_fbdev_close(eg_port_fbdev_t *fb);
+
+/** An X11 window shown through XPutImage (the desktop simulator). The application owns the
+ *  Display connection and the window; the port owns a CPU image of the window's size in the
+ *  window's 32-bit TrueColor layout (pixels, stride_B = width_px * 4), mapped with mmap. */
+typedef struct eg_port_xlib {
+    void    *display;            /* Display * of the application */
+    uint64_t window;             /* Window (XID) */
+    void    *visual;             /* Visual * of the window */
+    void    *gc;                 /* GC created on the window */
+    uint32_t depth;              /* 24 or 32 */
+    uint32_t width_px, height_px;/* window size when the image was (re)made */
+    uint32_t stride_B;
+    uint32_t format;             /* WGPUEmgpuPanelFormat: XRGB8888 or XBGR8888 */
+    uint8_t *pixels;             /* width_px x height_px image, NULL when closed */
+    size_t   pixels_B;
+} eg_port_xlib_t;
+
+/** Loads libX11 (once), checks that window is a live window on display with a 24/32-bit
+ *  TrueColor visual whose channels are bytes, and makes the image at the window's size.
+ *  false (after logging the reason: no libX11, NULL display, bad window, visual) otherwise. */
+bool eg_port_xlib_open(void *display, uint64_t window, eg_port_xlib_t *x);
+/** Re-reads the window size and remakes the image when it changed (Configure). */
+bool eg_port_xlib_refresh(eg_port_xlib_t *x);
+/** True when the window still has the size of the image (a resize makes the surface Outdated). */
+bool eg_port_xlib_size_unchanged(const eg_port_xlib_t *x);
+/** Puts the top-left width_px x height_px of the image into the window and waits until the
+ *  server has it (XSync), so a later XGetImage sees the frame. */
+bool eg_port_xlib_show(eg_port_xlib_t *x, uint32_t width_px, uint32_t height_px);
+/** Frees the image and the GC (the display and the window stay the application's). */
+void eg_port_xlib_close(eg_port_xlib_t *x);
 
 #endif /* EG_PORT_DISPLAY_H */

@@ -40,7 +40,9 @@ case " $* " in *" host "*)
     # on Mesa's CPU drivers (lavapipe, llvmpipe); a backend without a driver is one named skip.
     for b in vulkan gles; do
         echo "=== backend $b: API tests (host)"
-        EMGPU_TEST_BACKEND=$b build/host/tests/unit_tests >"$log" 2>&1
+        # Vulkan runs under the Khronos validation layer (synchronization validation on): any
+        # message fails the test that caused it.
+        EMGPU_TEST_BACKEND=$b EMGPU_VK_VALIDATION=1 build/host/tests/unit_tests >"$log" 2>&1
         cat "$log"; add_totals "$log" "backend $b"
     done
     # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.

@@ -27,6 +27,15 @@ _Static_assert(sizeof(eg_gl_pipeline_t) <= sizeof(eg_hal_priv_t), "eg_gl_pipelin
 _Static_assert(sizeof(eg_gl_view_t) <= sizeof(eg_hal_priv_t), "eg_gl_view_t fits eg_hal_priv_t");
 
 static eg_gl_program_t g_programs[EMGPU_GLES_PROGRAM_CACHE];
+/* Slots in use: the knob, or fewer when a test asks (eg_gl_program_cache_limit), so that cache
+ * exhaustion is testable with the default knob, which covers every pipeline slot. */
+static uint32_t g_program_limit = EMGPU_GLES_PROGRAM_CACHE;
+
+void eg_gl_program_cache_limit(uint32_t slots);   /* test hook, declared by tests/unit/gles_test.c */
+void eg_gl_program_cache_limit(uint32_t slots)
+{
+    g_program_limit = slots && slots < EMGPU_GLES_PROGRAM_CACHE ? slots : EMGPU_GLES_PROGRAM_CACHE;
+}
 static uint64_t g_use_clock;
 
 eg_gl_program_t *eg_gl_program(uint32_t slot_plus_one)
@@ -196,7 +205,7 @@ static uint32_t acquire(eg_hal_device_t *dev, const eg_stage_t *st, uint32_t n,
 {
     eg_gl_program_t *victim = NULL;
     *full = false;
-    for (uint32_t i = 0; i < EMGPU_GLES_PROGRAM_CACHE; i++) {
+    for (uint32_t i = 0; i < g_program_limit; i++) {
         eg_gl_program_t *p = &g_programs[i];
         if (key_equal(p, dev, st, n, layout)) {
             p->refs++;
@@ -238,7 +247,7 @@ static eg_status_t pipeline_create(eg_hal_device_t *dev, eg_gl_pipeline_t *gp,
         eg_hal_error_detail(WGPUErrorType_OutOfMemory, EG_E_GLES_PROGRAM_CACHE_FULL,
                             "the GLES program cache is full: all %u programs are used by live pipelines "
                             "(EMGPU_GLES_PROGRAM_CACHE = %u); release pipelines or raise the knob",
-                            (unsigned)EMGPU_GLES_PROGRAM_CACHE, (unsigned)EMGPU_GLES_PROGRAM_CACHE);
+                            (unsigned)g_program_limit, (unsigned)g_program_limit);
         return EG_STATUS_OUT_OF_MEMORY;
     }
     const char *why = eg_gl_shader_last_error();

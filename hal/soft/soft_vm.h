@@ -141,6 +141,13 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st);
 /** Fills res from the bound groups for the program's slots. */
 void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_res_t *res);
 
+/* soft_vm_alu.c: d = op(a, b, c) in every lane (vector code where EMGPU_SOFT_SIMD allows);
+ * eg_vm_alu_scalar is the plain per-lane loop, kept callable so tests compare the two. */
+void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
+               const eg_soft_reg_t *c);
+void eg_vm_alu_scalar(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
+                      const eg_soft_reg_t *c);
+
 /* soft_vm_math.c: deterministic float math (same bits on every target: no libm). */
 float eg_vm_sqrtf(float x);
 float eg_vm_floorf(float x);

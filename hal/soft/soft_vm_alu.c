@@ -214,13 +214,18 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
 
 /* d = op(a, b, c) for every lane (the caller commits the lanes of the execution mask). */
 void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
-               const eg_soft_reg_t *c);
-void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
                const eg_soft_reg_t *c)
 {
 #if VM_SIMD
     if (alu_simd(op, d, a, b, c)) return;
 #endif
+    eg_vm_alu_scalar(op, d, a, b, c);
+}
+
+/* The per-lane loops: the reference the vector code must equal byte for byte (soft_vm_test). */
+void eg_vm_alu_scalar(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
+                      const eg_soft_reg_t *c)
+{
     switch (op) {
     case EG_VM_MOV: L_ d->u[l] = a->u[l]; break;
     case EG_VM_SELECT: L_ d->u[l] = a->u[l] ? b->u[l] : c->u[l]; break;

@@ -8,8 +8,6 @@
 #include "hal/soft/soft_vm.h"
 #include "kernel/api/bind_group.h"
 
-void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
-               const eg_soft_reg_t *c);
 void eg_vm_image(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_inst_t *in);
 
 #define L_ for (uint32_t l = 0; l < EG_SOFT_LANES; l++)

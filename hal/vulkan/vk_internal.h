@@ -324,6 +324,9 @@ void eg_vk_framebuffer_forget_view(eg_hal_device_t *dev, VkImageView view);
 
 /* vk_spirv.c: the vertex module with PointSize = 1 stored (static scratch), or NULL. */
 const uint32_t *eg_vk_spirv_point_size(const uint32_t *words, uint32_t count, uint32_t *out_count);
+/* vk_spirv.c: the words with WebGPU's integer division (static scratch, or words when unchanged);
+ * NULL with *status set when the rewrite does not fit. */
+const uint32_t *eg_vk_spirv_polyfill(const uint32_t *words, uint32_t count, uint32_t *out_count, eg_status_t *status);
 
 /* vk_descriptor.c */
 eg_status_t eg_vk_descriptors_init(eg_hal_device_t *dev);

@@ -24,8 +24,13 @@
 
 eg_status_t eg_vk_shader_module_create(eg_hal_device_t *dev, eg_shader_module_t *sm)
 {
+    uint32_t n = 0;
+    eg_status_t st = EG_STATUS_OK;
+    const uint32_t *code = eg_vk_spirv_polyfill(sm->code, sm->word_count, &n, &st);
+    H(sm) = 0;
+    if (!code) return st;
     VkShaderModuleCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                    .codeSize = (size_t)sm->word_count * 4u, .pCode = sm->code };
+                                    .codeSize = (size_t)n * 4u, .pCode = code };
     VkShaderModule m = VK_NULL_HANDLE;
     VkResult r = eg_vk.vkCreateShaderModule(dev->device, &ci, eg_vk_host_allocator(), &m);
     H(sm) = (uint64_t)(uintptr_t)m;

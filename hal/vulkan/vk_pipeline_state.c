@@ -199,6 +199,9 @@ static VkShaderModule point_size_module(eg_hal_device_t *dev, const eg_render_pi
     uint32_t n = 0;
     const uint32_t *w = eg_vk_spirv_point_size(rp->vertex.module->code, rp->vertex.module->word_count, &n);
     if (!w) return VK_NULL_HANDLE;
+    eg_status_t st = EG_STATUS_OK;
+    w = eg_vk_spirv_polyfill(w, n, &n, &st);
+    if (!w) return VK_NULL_HANDLE;
     VkShaderModuleCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = (size_t)n * 4u,
                                     .pCode = w };
     VkShaderModule m = VK_NULL_HANDLE;

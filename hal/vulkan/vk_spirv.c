@@ -13,6 +13,8 @@
 #if EMGPU_HAL_VULKAN
 
 #include "hal/vulkan/vk_internal.h"
+#include "kernel/base/log.h"
+#include "kernel/shader/spirv_polyfill.h"
 
 enum { OP_ENTRY = 15, OP_INT = 21, OP_FLOAT = 22, OP_PTR = 32, OP_CONST = 43, OP_FUNCTION = 54,
        OP_FUNCTION_END = 56, OP_VARIABLE = 59, OP_STORE = 62, OP_ACCESS = 65, OP_DECORATE = 71,
@@ -124,6 +126,27 @@ const uint32_t *eg_vk_spirv_point_size(const uint32_t *w, uint32_t n, uint32_t *
     scratch[3] = bound;
     *out_count = o;
     return scratch;
+}
+
+/* Integer division: Vulkan leaves OpSRem/OpSMod with negative operands, a zero divisor and
+ * INT_MIN / -1 undefined (NVIDIA differs from lavapipe there); WebGPU defines them all, so every
+ * module goes through the shared polyfill (kernel/shader/spirv_polyfill.c). Its bound:
+ * n + 400 + (n / 5) * 72 words, under 16 n + 512 for any n. */
+static uint32_t poly_scratch[(EMGPU_MAX_SPIRV_WORDS + EXTRA_WORDS) * 16u + 512u];
+
+const uint32_t *eg_vk_spirv_polyfill(const uint32_t *w, uint32_t n, uint32_t *out_count, eg_status_t *status)
+{
+    eg_spirv_polyfill_result_t res;
+    *status = EG_STATUS_OK;
+    *out_count = n;
+    if (!eg_spirv_polyfill_int_div(w, n, poly_scratch, EG_ARRAY_LEN(poly_scratch), &res)) {
+        eg_log(EG_LOG_ERROR, "vulkan: %s", res.message);
+        *status = EG_STATUS_INTERNAL;
+        return NULL;
+    }
+    if (!res.rewritten) return w;
+    *out_count = res.word_count;
+    return poly_scratch;
 }
 
 #endif /* EMGPU_HAL_VULKAN */

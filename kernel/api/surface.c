@@ -175,6 +175,30 @@ static bool source_fbdev(const eg_vctx_t *v, eg_surface_t *s, const WGPUEmgpuSur
     return true;
 }
 
+/* The window's image becomes the target: 32-bit pixels, so the soft texture of the configured
+ * format (BGRA8 for XRGB visuals) renders into it directly when the widths match. */
+static void xlib_target(eg_surface_t *s)
+{
+    s->target.width_px = s->xlib.width_px;
+    s->target.height_px = s->xlib.height_px;
+    s->target.format = (WGPUEmgpuPanelFormat)s->xlib.format;
+    s->target.stride_B = s->xlib.stride_B;
+    s->target.framebuffer = s->xlib.pixels;
+}
+
+static bool source_xlib(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceSourceXlibWindow *x)
+{
+    EG_CHECK(v, x->display != NULL && x->window != 0, SURFACE_SOURCE,
+             "WGPUSurfaceSourceXlibWindow needs a display (XOpenDisplay) and a window "
+             "(display %p, window 0x%llx)", x->display, (unsigned long long)x->window);
+    EG_CHECK(v, eg_port_xlib_open(x->display, x->window, &s->xlib), SURFACE_SOURCE,
+             "WGPUSurfaceSourceXlibWindow window 0x%llx cannot be used (see the log above)",
+             (unsigned long long)x->window);
+    s->kind = EG_SURFACE_XLIB;
+    xlib_target(s);
+    return true;
+}
+
 static bool source_resolve(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceDescriptor *d)
 {
     const WGPUChainedStruct *c = d->nextInChain;
@@ -188,10 +212,14 @@ static bool source_resolve(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfac
     }
     if (c->sType == WGPUSType_EmgpuSurfaceSourceFbdev)
         return source_fbdev(v, s, (const WGPUEmgpuSurfaceSourceFbdev *)(const void *)c);
+    if (c->sType == WGPUSType_SurfaceSourceXlibWindow)
+        return source_xlib(v, s, (const WGPUSurfaceSourceXlibWindow *)(const void *)c);
     return eg_fail(v, WGPUErrorType_Validation, EG_E_UNKNOWN_STYPE, "descriptor.nextInChain sType "
                    "0x%x is not a surface source this build supports (memory panel 0x%x, fbdev "
-                   "0x%x)", (unsigned)c->sType, (unsigned)WGPUSType_EmgpuSurfaceSourceMemoryPanel,
-                   (unsigned)WGPUSType_EmgpuSurfaceSourceFbdev);
+                   "0x%x, Xlib window 0x%x)", (unsigned)c->sType,
+                   (unsigned)WGPUSType_EmgpuSurfaceSourceMemoryPanel,
+                   (unsigned)WGPUSType_EmgpuSurfaceSourceFbdev,
+                   (unsigned)WGPUSType_SurfaceSourceXlibWindow);
 }
 
 /* Spec: webgpu-headers "Surfaces": a surface is created from one chained source; there is no
@@ -328,6 +356,12 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
     EG_CHECK(v, c->device->hal->surface_present != NULL, SURFACE_UNSUPPORTED,
              "config.device runs on the %s backend, which cannot present to surfaces yet",
              c->device->hal->name);
+    if (s->kind == EG_SURFACE_XLIB) {   /* the window may have been resized: take its size now */
+        EG_CHECK(v, eg_port_xlib_refresh(&s->xlib), SURFACE_SOURCE, "the X11 window 0x%llx of "
+                 "the surface cannot be queried any more (destroyed? see the log)",
+                 (unsigned long long)s->xlib.window);
+        xlib_target(s);
+    }
     WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
     caps_of(s, &caps);
     WGPUTextureFormat srgb = WGPUTextureFormat_Undefined;
@@ -441,6 +475,8 @@ static WGPUSurfaceGetCurrentTextureStatus acquire(eg_vctx_t *v, eg_surface_t *s,
     if (s->device->lost) return WGPUSurfaceGetCurrentTextureStatus_Lost;
     if (s->kind == EG_SURFACE_FBDEV && !eg_port_fbdev_mode_unchanged(&s->fbdev))
         return WGPUSurfaceGetCurrentTextureStatus_Outdated;
+    if (s->kind == EG_SURFACE_XLIB && !eg_port_xlib_size_unchanged(&s->xlib))
+        return WGPUSurfaceGetCurrentTextureStatus_Outdated;
     struct WGPUTextureImpl *t = frame_texture(v, s, s->zero_copy ? back_buffer(s) : NULL);
     if (!t) return WGPUSurfaceGetCurrentTextureStatus_Error;
     s->texture = t;
@@ -536,6 +572,13 @@ WGPUStatus wgpuSurfacePresent(WGPUSurface surface)
         eg_fail_hal(&v, st, "surface present", 0);
         return WGPUStatus_Error;
     }
+    /* Not a device error: the window belongs to the application and may be gone already. */
+    if (surface->kind == EG_SURFACE_XLIB &&
+        !eg_port_xlib_show(&surface->xlib, surface->width_px, surface->height_px)) {
+        eg_log(EG_LOG_ERROR, "wgpuSurfacePresent: the frame could not be put into X11 window "
+               "0x%llx (see the log above)", (unsigned long long)surface->xlib.window);
+        return WGPUStatus_Error;
+    }
     return WGPUStatus_Success;
 }
 
@@ -557,6 +600,7 @@ static void destroy_surface(void *object)
     if (s->state == EG_SURFACE_ACQUIRED) end_frame(s);
     drop_config(s);
     if (s->kind == EG_SURFACE_FBDEV) eg_port_fbdev_close(&s->fbdev);
+    if (s->kind == EG_SURFACE_XLIB) eg_port_xlib_close(&s->xlib);
     eg_object_free(s);
 }
 

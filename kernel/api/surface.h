@@ -15,8 +15,12 @@
  *     is the usual DESTROYED_OBJECT error, and the application still owns a reference to Release.
  *   - Release of the surface in any state cleans up (the acquired texture, the device reference).
  *
- * SOURCES. A memory panel (framebuffer or strip buffer + flush, emgpu.h) or a Linux fbdev device
- * (port/display.h). Both reduce to eg_surface_target_t: where the native pixels go.
+ * SOURCES. A memory panel (framebuffer or strip buffer + flush, emgpu.h), a Linux fbdev device or
+ * an X11 window (WGPUSurfaceSourceXlibWindow; port/display.h). All reduce to eg_surface_target_t:
+ * where the native pixels go. An X11 window's target is the port's CPU image of the window, which
+ * Present puts into the window; the window's size is re-read at Configure, and a resize since
+ * then makes GetCurrentTexture return Outdated (webgpu-headers: "the surface must be
+ * reconfigured").
  */
 #ifndef EG_API_SURFACE_H
 #define EG_API_SURFACE_H
@@ -47,7 +51,11 @@ typedef enum eg_surface_state {
     EG_SURFACE_ACQUIRED,
 } eg_surface_state_t;
 
-typedef enum eg_surface_kind { EG_SURFACE_MEMORY_PANEL = 1, EG_SURFACE_FBDEV } eg_surface_kind_t;
+typedef enum eg_surface_kind {
+    EG_SURFACE_MEMORY_PANEL = 1,
+    EG_SURFACE_FBDEV,
+    EG_SURFACE_XLIB,
+} eg_surface_kind_t;
 
 /** Where native pixels go: a panel's memory, or the fbdev's current back buffer. */
 typedef struct eg_surface_target {
@@ -68,6 +76,7 @@ struct WGPUSurfaceImpl {
     eg_surface_state_t state;
     eg_surface_target_t target;
     eg_port_fbdev_t fbdev;               /* kind FBDEV */
+    eg_port_xlib_t xlib;                 /* kind XLIB */
     /* Configuration (valid from CONFIGURED on). The surface holds a reference on device. */
     struct WGPUDeviceImpl *device;
     WGPUTextureFormat format;

@@ -1,4 +1,4 @@
-/* Bare-metal display services: no fbdev (panels come in through emgpu.h memory-panel sources). */
+/* Bare-metal display services: no fbdev, no X11 (panels come in through emgpu.h memory-panel sources). */
 #include "port/display.h"
 
 #include "kernel/base/log.h"
@@ -29,4 +29,41 @@ void eg_port_fbdev_close(eg_port_fbdev_t *fb)
 {
     fb->fd = -1;
     fb->map = NULL;
+}
+
+bool eg_port_xlib_open(void *display, uint64_t window, eg_port_xlib_t *x)
+{
+    (void)display;
+    (void)window;
+    x->gc = NULL;
+    x->pixels = NULL;
+    eg_log(EG_LOG_ERROR, "xlib: the bare-metal port has no X11; use a "
+           "WGPUEmgpuSurfaceSourceMemoryPanel");
+    return false;
+}
+
+bool eg_port_xlib_refresh(eg_port_xlib_t *x)
+{
+    (void)x;
+    return false;
+}
+
+bool eg_port_xlib_size_unchanged(const eg_port_xlib_t *x)
+{
+    (void)x;
+    return false;
+}
+
+bool eg_port_xlib_show(eg_port_xlib_t *x, uint32_t width_px, uint32_t height_px)
+{
+    (void)x;
+    (void)width_px;
+    (void)height_px;
+    return false;
+}
+
+void eg_port_xlib_close(eg_port_xlib_t *x)
+{
+    x->gc = NULL;
+    x->pixels = NULL;
 }

@@ -43,6 +43,11 @@ bool eg_test_failed_now(void);
     do { const char *h_ = (hay); if (!eg_test_str_contains(h_, (needle))) { \
          eg_test_printf("    \"%s\" does not contain \"%s\"\n", h_ ? h_ : "(null)", (needle)); \
          eg_test_fail(__FILE__, __LINE__, #hay " contains " #needle); } } while (0)
+/* Marks the test not applicable to this run and returns: a test of one backend's internals in
+ * a run on another backend (EMGPU_TEST_BACKEND), never a missing driver or feature. */
+void eg_test_not_applicable(const char *why);
+#define EG_NOT_APPLICABLE(why) do { eg_test_not_applicable(why); return; } while (0)
+
 /* Marks the test skipped (a missing driver, named in why) and returns. */
 #define EG_SKIP(why) do { eg_test_skip(why); return; } while (0)
 

@@ -85,7 +85,7 @@ EG_TEST(buffer_create, soft_heap_exhaustion_names_knob)
     if (!dev) EG_SKIP("soft backend not compiled in");
     if (eg_strcmp(eg_test_backend(), "soft") != 0) {
         eg_test_device_release();
-        EG_SKIP("tests the soft heap (EMGPU_TEST_BACKEND redirects to another backend)");
+        EG_NOT_APPLICABLE("tests the soft heap (EMGPU_TEST_BACKEND redirects to another backend)");
     }
     WGPUBufferDescriptor d = valid_desc();
     d.size = (uint64_t)EMGPU_SOFT_HEAP_BYTES;       /* maxBufferSize is clamped to the heap */

@@ -138,9 +138,8 @@ EG_TEST(soft_vm, compute_arithmetic_matches_c)
                 EXPECT_F_BITS(got, want_f[k]);
             }
             /* Vulkan leaves OpSMod/OpSRem undefined for negative operands (GLSL ES too), which
-             * WebGPU defines; the GPU backends pass SPIR-V through without a polyfill yet (see
-             * hal/vulkan/README.md), so those lanes are checked on soft only. */
-            if (gpu && k == 3 && (ia < 0 || ib < 0)) continue;
+             * WebGPU defines: GPU backends rewrite them (kernel/shader/spirv_polyfill.c), so
+             * every lane is checked on every backend. */
             EG_EXPECT_EQ_I(out.i[g * 2 + k / 4][k % 4], want_i[k]);
         }
     }
@@ -231,7 +230,7 @@ static eg_soft_program_t *vm_program(WGPUShaderModule m, eg_shader_stage_t stage
 EG_TEST(soft_vm, vertex_passthrough)
 {
     WGPUDevice d = eg_test_device("soft");
-    if (!d || eg_strcmp(eg_test_backend(), "soft")) EG_SKIP("soft VM internals");
+    if (!d || eg_strcmp(eg_test_backend(), "soft")) EG_NOT_APPLICABLE("soft VM internals");
     WGPUShaderModule m = vm_module(d, "vm_pass.vert");
     eg_soft_program_t *p = vm_program(m, EG_SHADER_STAGE_VERTEX);
     EG_ASSERT(p);
@@ -268,7 +267,7 @@ EG_TEST(soft_vm, vertex_passthrough)
 EG_TEST(soft_vm, fragment_derivatives_and_discard)
 {
     WGPUDevice d = eg_test_device("soft");
-    if (!d || eg_strcmp(eg_test_backend(), "soft")) EG_SKIP("soft VM internals");
+    if (!d || eg_strcmp(eg_test_backend(), "soft")) EG_NOT_APPLICABLE("soft VM internals");
     WGPUShaderModule m = vm_module(d, "vm_pass.frag");
     eg_soft_program_t *p = vm_program(m, EG_SHADER_STAGE_FRAGMENT);
     EG_ASSERT(p);

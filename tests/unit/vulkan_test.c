@@ -26,7 +26,7 @@ static WGPUDevice vk_device(void)
 #endif
     return NULL;
 }
-#define VK_SETUP() WGPUDevice d = vk_device(); if (!d) EG_SKIP("not running on vulkan (EMGPU_TEST_BACKEND=vulkan)")
+#define VK_SETUP() WGPUDevice d = vk_device(); if (!d) EG_NOT_APPLICABLE("runs in the Vulkan pass (EMGPU_TEST_BACKEND=vulkan)")
 
 static WGPUShaderModule vk_module(WGPUDevice d, const char *name)
 {
