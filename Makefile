@@ -35,7 +35,9 @@ SYSINC := $(BUILD)/sysinc
 $(shell mkdir -p $(SYSINC) && for d in $(KHRONOS_DIRS); do ln -sfn /usr/include/$$d $(SYSINC)/$$d; done)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
-CFLAGS := -std=c11 $(WARN) $(OPT) -I. -Iinclude -I$(BOARD_DIR) -ffunction-sections -fdata-sections \
+# -ffp-contract=off: no fused multiply-add behind the code's back (ISO C mode's default, made
+# explicit), so float results are the same bytes on x86-64, AArch64 and Cortex-M7.
+CFLAGS := -std=c11 $(WARN) $(OPT) -ffp-contract=off -I. -Iinclude -I$(BOARD_DIR) -ffunction-sections -fdata-sections \
           $(CFLAGS_BOARD) $(EXTRA_CFLAGS) -idirafter $(SYSINC) -MMD -MP
 LDFLAGS := $(LDFLAGS_BOARD)
 

@@ -45,6 +45,15 @@ case " $* " in *" host "*)
         EMGPU_TEST_BACKEND=$b EMGPU_VK_VALIDATION=1 build/host/tests/unit_tests >"$log" 2>&1
         cat "$log"; add_totals "$log" "backend $b"
     done
+    # The VM's scalar fallback (EMGPU_SOFT_SIMD=0) must give the same bytes as the vector path:
+    # the scene hashes of that build against the same references.
+    echo "=== soft VM scalar build (EMGPU_SOFT_SIMD=0): scene hashes"
+    if make --no-print-directory O=build/host-scalar BOARD=host EXTRA_CFLAGS=-DEMGPU_SOFT_SIMD=0 all >"$log" 2>&1; then
+        build/host-scalar/tests/unit_tests scenes. >"$log" 2>&1
+        cat "$log"; add_totals "$log" "scalar VM scene hashes"
+    else
+        cat "$log"; echo "scalar VM build failed"; total_f=$((total_f + 1))
+    fi
     # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.
     if [ -f tests/fuzz/fuzz.mk ]; then
         echo "=== fuzz: SPIR-V front end (bounded run)"

@@ -295,6 +295,25 @@ static void write_colors(const frag_ctx_t *f, uint32_t bx, uint32_t by, const eg
 
 /* ---- one block ---- */
 
+bool eg_soft_raster_fast_paths = true;
+uint32_t eg_soft_raster_copy_blocks;
+
+/* The VM's effect for a copy-class program (soft_vm_classify.c), all lanes: the same bits it
+ * would commit on the active lanes; other lanes are never stored. */
+static void copy_shade(const struct eg_soft_raster_pipeline *rs)
+{
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t *dst = fs_out[0].c[c].u;
+        uint32_t src = rs->copy.src[c];
+        if (src & EG_SOFT_COPY_CONST) {
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = rs->copy.const_bits[c];
+        } else {
+            const uint32_t *in = fs_in[src >> 2].c[src & 3u].u;
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = in[l];
+        }
+    }
+}
+
 static void shade_block(frag_ctx_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
@@ -317,6 +336,14 @@ static void shade_block(frag_ctx_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t 
         lanes = quad_expand(pix);
     }
     interpolate(f, &b);
+    if (rs->fs_copy && eg_soft_raster_fast_paths) {
+        copy_shade(rs);
+        eg_soft_raster_copy_blocks++;
+        for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
+        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        write_colors(f, bx, by, cov);
+        return;
+    }
     eg_soft_invocation_t inv;
     inv.in = fs_in;
     inv.out = fs_out;

@@ -20,6 +20,9 @@
  * segment by 1/2 px on each side along the minor axis, filled with the polygon rules); points
  * as 1x1 px squares. Both reuse the triangle path.
  *
+ * FAST PATHS (bit-identical to the general path; draw.fast_path_matches_vm checks): fragment
+ * programs that only copy inputs/constants to output 0 (eg_soft_program_copy_class) are run as a
+ * copy, no VM call; whole-block (all 16 lanes) pack/unpack of 8-bit targets without per-lane masks.
  * NOT YET (issue #4): tile binning across draws (EMGPU_SOFT_TILE_PX) and tile-parallel worker
  * threads (EMGPU_SOFT_THREADS). Triangles are rasterized immediately, in submission order,
  * over their bounding box clipped to the scissor; binning only pays once draw state can be
@@ -140,7 +143,16 @@ struct eg_soft_raster_pipeline {
     uint32_t rt_count;
     eg_soft_blend_t blend[EG_SOFT_MAX_RT];
     eg_soft_format_ops_t fmt[EG_SOFT_MAX_RT];
+    /* fragment program that only copies inputs/constants to output 0: run without the VM */
+    bool fs_copy;
+    eg_soft_copy_class_t copy;
 };
+
+/** Fast paths on (default) or off: tests render the same draw both ways and compare bytes. */
+extern bool eg_soft_raster_fast_paths;
+/** Blocks shaded without the VM (copy-class fragment programs) since start: tests check the
+ *  fast path really ran. */
+extern uint32_t eg_soft_raster_copy_blocks;
 
 /* ---- dynamic state of a render pass ---- */
 

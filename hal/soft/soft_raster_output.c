@@ -19,7 +19,9 @@ static const float srgb_step[255] = {
 static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
 
 /* Spec (WebGPU "conversion to unorm"): round(clamp(v, 0, 1) * 255); NaN -> 0. */
-static inline uint32_t to_unorm8(float v) { return (uint32_t)(clamp01(v) * 255.0f + 0.5f); }
+/* Through int32_t: the value is in [0.5, 255.5], where both conversions truncate alike, and the
+ * signed one is a single instruction on every target (unsigned is not on x86 without AVX-512). */
+static inline uint32_t to_unorm8(float v) { return (uint32_t)(int32_t)(clamp01(v) * 255.0f + 0.5f); }
 
 static inline uint32_t to_srgb8(float v)
 {
@@ -38,11 +40,61 @@ static inline uint8_t *lane_ptr(const eg_soft_target_t *t, uint8_t *blk, uint32_
 
 /* ---- 8-bit unorm formats: RGBA8, BGRA8 (sRGB or not), RG8, R8 ---- */
 
+/* Whole-block paths (all 16 lanes, every channel written): conversions run channel by channel
+ * over the 16 lanes with no per-lane mask test so the compiler vectorises them; the bytes are
+ * then moved row by row. Same per-value arithmetic as the masked path: identical results. */
+static inline void u8_pack_full(const eg_soft_target_t *t, uint8_t *blk, const eg_soft_vec4_t *in,
+                                uint32_t nch, const uint8_t sw[4])
+{
+    uint8_t q[4][EG_SOFT_LANES];
+    for (uint32_t c = 0; c < nch; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            /* clamp01 as max then min, each a single select instruction (maxss / minss, fmax
+             * / fmin): NaN and -0 -> +0 at the first step, exactly as clamp01 */
+            float v = in->c[c].f[l], a = v > 0.0f ? v : 0.0f;
+            a = a < 1.0f ? a : 1.0f;
+            q[c][l] = (uint8_t)(int32_t)(a * 255.0f + 0.5f);
+        }
+    for (uint32_t r = 0; r < 4u; r++) {
+        uint8_t *row = blk + (size_t)r * t->row_pitch_B;
+        if (nch == 4u) {
+            for (uint32_t x = 0; x < 4u; x++) {
+                uint8_t *p = row + (size_t)x * t->elem_B;
+                p[sw[0]] = q[0][r * 4u + x]; p[sw[1]] = q[1][r * 4u + x];
+                p[sw[2]] = q[2][r * 4u + x]; p[sw[3]] = q[3][r * 4u + x];
+            }
+            continue;
+        }
+        for (uint32_t x = 0; x < 4u; x++)
+            for (uint32_t c = 0; c < nch; c++) row[(size_t)x * t->elem_B + sw[c]] = q[c][r * 4u + x];
+    }
+}
+
+static inline void u8_unpack_full(const eg_soft_target_t *t, const uint8_t *blk, eg_soft_vec4_t *o,
+                                  uint32_t nch, const uint8_t sw[4], bool srgb)
+{
+    uint8_t q[4][EG_SOFT_LANES];
+    for (uint32_t r = 0; r < 4u; r++) {
+        const uint8_t *row = blk + (size_t)r * t->row_pitch_B;
+        for (uint32_t x = 0; x < 4u; x++)
+            for (uint32_t c = 0; c < nch; c++) q[c][r * 4u + x] = row[(size_t)x * t->elem_B + sw[c]];
+    }
+    for (uint32_t c = nch; c < 4u; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) o->c[c].f[l] = c == 3u ? 1.0f : 0.0f;
+    for (uint32_t c = 0; c < nch; c++) {
+        if (srgb && c < 3u)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) o->c[c].f[l] = srgb_decode[q[c][l]];
+        else
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) o->c[c].f[l] = (float)q[c][l] * (1.0f / 255.0f);
+    }
+}
+
 #define DEF_U8(name, nch, swz, srgb)                                                              \
 static void unpack_##name(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,          \
                           eg_soft_vec4_t *o)                                                      \
 {                                                                                                 \
     static const uint8_t sw[4] = swz;                                                             \
+    if (mask == EG_SOFT_ALL_LANES) { u8_unpack_full(t, blk, o, (nch), sw, (srgb)); return; }      \
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {                                                \
         if (!(mask >> l & 1u)) continue;                                                          \
         const uint8_t *p = lane_ptr(t, blk, l);                                                   \
@@ -57,6 +109,10 @@ static void pack_##name(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t 
                         const eg_soft_vec4_t *in, uint32_t wmask)                                 \
 {                                                                                                 \
     static const uint8_t sw[4] = swz;                                                             \
+    if (mask == EG_SOFT_ALL_LANES && !(srgb) && (wmask & ((1u << (nch)) - 1u)) == (1u << (nch)) - 1u) { \
+        u8_pack_full(t, blk, in, (nch), sw);                                                      \
+        return;                                                                                   \
+    }                                                                                             \
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {                                                \
         if (!(mask >> l & 1u)) continue;                                                          \
         uint8_t *p = lane_ptr(t, blk, l);                                                         \

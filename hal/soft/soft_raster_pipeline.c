@@ -136,6 +136,7 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
     r->alpha_to_coverage = rp->alpha_to_coverage != 0;
     setup_targets(r, rp);
     /* Early tests are invisible when the shader cannot change depth, coverage or memory. */
+    r->fs_copy = fs && !r->alpha_to_coverage && eg_soft_program_copy_class(fs, &r->copy);
     r->early_z = !r->fsi || (!r->fsi->writes_depth && !r->fsi->may_discard &&
                              !r->fsi->has_side_effects && !r->alpha_to_coverage);
     *out = r;

@@ -154,4 +154,16 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
                                            struct eg_soft_raster_pipeline **out);
 void eg_soft_raster_pipeline_destroy(struct eg_soft_raster_pipeline *r);
 
+/* ---- raster2 request (addition by helper raster2, for the lead to review) ----
+ * soft_vm_classify.c: recognises fragment programs that only copy inputs (or constants) to the
+ * color output at location 0, so the rasterizer can skip the VM for them (UI fast path). */
+#define EG_SOFT_COPY_CONST 0x8000u   /* copy source flag: constant bits, not an input slot */
+typedef struct eg_soft_copy_class {
+    uint16_t src[4];                 /* per output component: input slot (location * 4 + comp) */
+    uint32_t const_bits[4];          /* value bits where src has EG_SOFT_COPY_CONST */
+} eg_soft_copy_class_t;
+/** True when fragment program p is straight-line code whose only effect is writing all four
+ *  components of output location 0, each an input component or a constant, bit for bit. */
+bool eg_soft_program_copy_class(const eg_soft_program_t *p, eg_soft_copy_class_t *out);
+
 #endif /* EG_SOFT_SHADER_H */

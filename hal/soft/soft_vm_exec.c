@@ -31,7 +31,8 @@ static eg_soft_mask_t mask_of(const eg_soft_reg_t *r)
 static void commit(eg_soft_reg_t *d, const eg_soft_reg_t *t, eg_soft_mask_t m)
 {
     if (m == EG_SOFT_ALL_LANES) { *d = *t; return; }
-    L_ if (m >> l & 1u) d->u[l] = t->u[l];
+    /* branchless blend: a per-lane branch on a divergent mask mispredicts about half the time */
+    L_ { uint32_t k = 0u - (m >> l & 1u); d->u[l] = (t->u[l] & k) | (d->u[l] & ~k); }
 }
 
 /* Adds lanes to a block's pending mask; a back edge (target at or before pc) jumps there. */
@@ -242,6 +243,16 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
             break;
         }
         if (!st->exec) continue;
+        if (in->op < EG_VM_LD_IN || in->op > EG_VM_ATOM) {
+            if (in->op >= EG_VM_SAMPLE) { eg_vm_image(p, st, in); continue; }
+            /* ALU with every lane active: write the destination directly, no mask merge. Not
+             * for derivatives, which read other lanes of a that may be d. */
+            if (st->exec == EG_SOFT_ALL_LANES && in->op != EG_VM_UNPACK_H2 && in->dst != EG_VM_NONE &&
+                (in->op < EG_VM_DPDX || in->op > EG_VM_FWIDTH)) {
+                eg_vm_alu(in->op, &st->regs[in->dst], rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
+                continue;
+            }
+        }
         if (is_memory(in->op)) memory_op(p, st, in, &t);
         else if (in->op >= EG_VM_SAMPLE) { eg_vm_image(p, st, in); continue; }
         else eg_vm_alu(in->op, &t, rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));

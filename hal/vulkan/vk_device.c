@@ -19,6 +19,7 @@
 #define VK_MAX_PHYS 8
 
 static VkInstance vk_instance;
+static uint32_t vk_instance_api;   /* the apiVersion the instance was created with */
 static VkDebugUtilsMessengerEXT vk_messenger;
 static bool vk_init_failed;
 static uint32_t vk_messages;
@@ -192,6 +193,7 @@ static bool instance_create(void)
     uint32_t api = VK_API_VERSION_1_0;
     if (eg_vk.vkEnumerateInstanceVersion) eg_vk.vkEnumerateInstanceVersion(&api);
     if (api > VK_API_VERSION_1_3) api = VK_API_VERSION_1_3;
+    vk_instance_api = api;
     VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "emgpu",
                               .pEngineName = "emgpu", .apiVersion = api };
     const char *layers[1] = { "VK_LAYER_KHRONOS_validation" };
@@ -450,6 +452,8 @@ eg_status_t eg_vk_device_open(const eg_device_info_t *info, eg_hal_device_t **ou
     d->info = info;
     d->phys = vk_phys[info->ordinal];
     eg_vk.vkGetPhysicalDeviceProperties(d->phys, &d->props);
+    /* VK_ATTACHMENT_STORE_OP_NONE is core in 1.3 (instance and device both at 1.3). */
+    d->store_op_none = vk_instance_api >= VK_API_VERSION_1_3 && d->props.apiVersion >= VK_API_VERSION_1_3;
     eg_vk.vkGetPhysicalDeviceFeatures(d->phys, &d->features);
     d->queue_family = queue_family_of(d->phys);
     pick_depth_formats(d);

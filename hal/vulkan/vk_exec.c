@@ -188,11 +188,17 @@ static eg_status_t begin_render_pass(rec_state_t *s, const eg_cmd_begin_render_p
         d.depth_store = has_d ? store_op(ds->depth_store_op) : VK_ATTACHMENT_STORE_OP_DONT_CARE;
         d.stencil_load = has_s ? load_op(ds->stencil_load_op) : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
         d.stencil_store = has_s ? store_op(ds->stencil_store_op) : VK_ATTACHMENT_STORE_OP_DONT_CARE;
-        if (has_d && ds->depth_store_op != WGPUStoreOp_Store) {
+        /* A read-only aspect (WebGPU: load/store ops undefined) keeps its contents: LOAD, and
+         * STORE_OP_NONE where the device has it (STORE counts as a write, a hazard against
+         * sampling the same texture in the pass); never the discard zeroing. */
+        uint8_t keep = dev->store_op_none ? EG_VK_STORE_OP_NONE_U8 : VK_ATTACHMENT_STORE_OP_STORE;
+        if (has_d && ds->depth_read_only) { d.depth_load = VK_ATTACHMENT_LOAD_OP_LOAD; d.depth_store = keep; }
+        if (has_s && ds->stencil_read_only) { d.stencil_load = VK_ATTACHMENT_LOAD_OP_LOAD; d.stencil_store = keep; }
+        if (has_d && !ds->depth_read_only && ds->depth_store_op != WGPUStoreOp_Store) {
             d.depth_store = VK_ATTACHMENT_STORE_OP_STORE;
             s->discard_ds |= VK_IMAGE_ASPECT_DEPTH_BIT;
         }
-        if (has_s && ds->stencil_store_op != WGPUStoreOp_Store) {
+        if (has_s && !ds->stencil_read_only && ds->stencil_store_op != WGPUStoreOp_Store) {
             d.stencil_store = VK_ATTACHMENT_STORE_OP_STORE;
             s->discard_ds |= VK_IMAGE_ASPECT_STENCIL_BIT;
         }

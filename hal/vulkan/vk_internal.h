@@ -150,6 +150,9 @@ typedef struct eg_vk_chunk {
 #define EG_VK_MAX_ATTACHMENTS (2 * 8 + 1)
 
 /* Render pass key: everything but layouts, which follow from it (memcmp'd: zero-fill first). */
+/* In eg_vk_rp_desc_t store ops (uint8_t): VK_ATTACHMENT_STORE_OP_NONE, whose value does not fit. */
+#define EG_VK_STORE_OP_NONE_U8 0xFFu
+
 typedef struct eg_vk_rp_desc {
     uint32_t color_count;            /* slots, including unused ones */
     VkFormat color[8];               /* VK_FORMAT_UNDEFINED: unused slot */
@@ -185,6 +188,7 @@ struct eg_hal_device {
     VkQueue queue;
     uint32_t queue_family;
     VkFormat depth24_format, depth24s8_format, stencil8_format;
+    bool store_op_none;              /* VK_ATTACHMENT_STORE_OP_NONE usable (Vulkan 1.3) */
     eg_vk_mem_pool_t mem[EG_VK_MEM_KIND_COUNT];
     /* submission ring and completion */
     eg_vk_slot_t slots[EMGPU_VK_COMMAND_RING];

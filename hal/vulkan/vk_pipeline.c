@@ -71,6 +71,11 @@ const char *eg_vk_entry_name(const eg_stage_t *st, eg_shader_stage_t stage)
 
 /* ---- render pass and framebuffer caches ---- */
 
+static VkAttachmentStoreOp ds_store_op(uint8_t op)
+{
+    return op == EG_VK_STORE_OP_NONE_U8 ? VK_ATTACHMENT_STORE_OP_NONE : (VkAttachmentStoreOp)op;
+}
+
 static VkRenderPass create_render_pass(eg_hal_device_t *dev, const eg_vk_rp_desc_t *d)
 {
     VkAttachmentDescription att[EG_VK_MAX_ATTACHMENTS];
@@ -102,8 +107,8 @@ static VkRenderPass create_render_pass(eg_hal_device_t *dev, const eg_vk_rp_desc
         VkImageLayout l = d->depth_read_only ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL
                                              : VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
         att[n] = (VkAttachmentDescription){ 0, d->depth, (VkSampleCountFlagBits)d->samples,
-            (VkAttachmentLoadOp)d->depth_load, (VkAttachmentStoreOp)d->depth_store,
-            (VkAttachmentLoadOp)d->stencil_load, (VkAttachmentStoreOp)d->stencil_store, l, l };
+            (VkAttachmentLoadOp)d->depth_load, ds_store_op(d->depth_store),
+            (VkAttachmentLoadOp)d->stencil_load, ds_store_op(d->stencil_store), l, l };
         depth = (VkAttachmentReference){ n++, l };
         sp.pDepthStencilAttachment = &depth;
     }

@@ -9,6 +9,7 @@
 
 #if EMGPU_HAL_SOFT
 #include "hal/soft/soft_shader.h"
+#include "hal/soft/soft_vm.h"
 #endif
 
 static WGPUShaderModule vm_module(WGPUDevice d, const char *name)
@@ -218,6 +219,202 @@ EG_TEST(soft_vm, compute_out_of_bounds_reads_zero_writes_dropped)
     eg_test_device_release();
 }
 
+/* Double-precision references, written here independently of soft_vm_math.c (series). */
+static double sin_d(double x) { double t = x, s = x; for (int k = 1; k < 30; k++) { t *= -x * x / ((2 * k) * (2 * k + 1)); s += t; } return s; }
+static double cos_d(double x) { double t = 1, s = 1; for (int k = 1; k < 30; k++) { t *= -x * x / ((2 * k - 1) * (2 * k)); s += t; } return s; }
+static double exp_d(double x) { double t = 1, s = 1; for (int k = 1; k < 80; k++) { t *= x / k; s += t; } return s; }
+static double ln_d(double x)
+{
+    double k = 0;
+    while (x >= 2.0) { x *= 0.5; k += 1; }
+    while (x < 1.0) { x *= 2.0; k -= 1; }
+    double t = (x - 1) / (x + 1), p = t, s = 0;
+    for (int n = 1; n < 120; n += 2) { s += p / n; p *= t * t; }
+    return 2 * s + k * 0.69314718055994530942;
+}
+static double sqrt_d(double x) { double r = x > 1 ? x : 1; for (int k = 0; k < 60; k++) r = 0.5 * (r + x / r); return r; }
+static double atan_d(double t)
+{
+    t = t / (1 + sqrt_d(1 + t * t));   /* atan(t) = 2 atan(t / (1 + sqrt(1 + t^2))), twice */
+    t = t / (1 + sqrt_d(1 + t * t));
+    double p = t, s = 0;
+    for (int n = 1; n < 200; n += 2) { s += (n & 2 ? -p : p) / n; p *= t * t; }
+    return 4 * s;
+}
+static double fabs_d(double x) { return x < 0 ? -x : x; }
+/* Distance in units in the last place between two floats of the same sign. */
+static uint32_t ulp_diff(float a, float b) { int32_t d = (int32_t)(f2u(a) - f2u(b)); return (uint32_t)(d < 0 ? -d : d); }
+static float round_even_c(float x)
+{
+    float f = floor_c(x), d = x - f;
+    return d > 0.5f ? f + 1.0f : d < 0.5f ? f : ((int32_t)f & 1) ? f + 1.0f : f;
+}
+static float ceil_c(float x) { float t = (float)(int32_t)x; return t < x ? t + 1.0f : t; }
+static int32_t msb_c(uint32_t x) { int32_t n = -1; while (x) { x >>= 1; n++; } return n; }
+
+/* Bounds from the Vulkan spec, "Precision and Operation of SPIR-V Instructions" (WebGPU's are
+ * the same or looser): sin/cos absolute 2^-11 in [-pi, pi]; exp2 3 + 2|x| ULP; log2 3 ULP
+ * outside [0.5, 2], absolute 2^-21 inside; inversesqrt 2 ULP; sqrt inherited from
+ * 1 / inversesqrt (2 + 2.5 ULP); atan2 4096 ULP; pow inherited from exp2(y * log2(x)), here
+ * bounded by a relative 2^-16. floor/ceil/trunc/roundEven/sign/fract/ldexp are exact. */
+EG_TEST(soft_vm, compute_glsl_std450_math)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    struct { float x[16], y[16], z[16]; uint32_t u[16]; } in;
+    static struct { float f[16][12]; int32_t i[16][5]; } out;
+    for (uint32_t g = 0; g < 16; g++) {
+        in.x[g] = -3.0f + (float)g * 0.4f;
+        in.y[g] = -4.0f + (float)g * 0.53f;
+        in.z[g] = 0.1f + (float)g * 1.3f;
+        in.u[g] = g == 0 ? 0u : 0x9e3779b9u * g;
+    }
+    vm_run_t r = { "vm_math.comp", 2, { sizeof in, sizeof out }, { 0, 0 }, { &in, NULL }, { NULL, &out }, 1 };
+    EG_ASSERT(run_compute(d, &r));
+    for (uint32_t g = 0; g < 16; g++) {
+        float x = in.x[g], y = in.y[g], z = in.z[g];
+        uint32_t u = in.u[g];
+        const float *o = out.f[g];
+        EG_EXPECT(fabs_d(o[0] - sin_d(x)) <= 1.0 / 2048);
+        EG_EXPECT(fabs_d(o[1] - cos_d(x)) <= 1.0 / 2048);
+        EG_EXPECT(ulp_diff(o[2], (float)exp_d(y * 0.69314718055994530942)) <= 3u + (uint32_t)(2.0f * fabs_d(y)));
+        double l2 = ln_d(z) / 0.69314718055994530942;
+        if (z >= 0.5f && z <= 2.0f) EG_EXPECT(fabs_d(o[3] - l2) <= 1.0 / 2097152);
+        else EG_EXPECT(ulp_diff(o[3], (float)l2) <= 3u);
+        EG_EXPECT(ulp_diff(o[4], (float)sqrt_d(z)) <= 5u);
+        EG_EXPECT(ulp_diff(o[5], (float)(1.0 / sqrt_d(z))) <= 2u);
+        double pw = exp_d(1.5 * ln_d(z));
+        EG_EXPECT(fabs_d(o[6] - pw) <= pw / 65536);
+        EG_EXPECT(ulp_diff(o[7], (float)atan_d((double)x / z)) <= 4096u);
+        float p = x * 3.7f;
+        EXPECT_F_BITS(o[8], p - floor_c(p));
+        EXPECT_F_BITS(o[9], round_even_c(x * 2.5f));
+        EXPECT_F_BITS(o[10], ceil_c(x * 1.3f) + (float)(int32_t)(y * 1.7f) + (x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f));
+        float ld = x;
+        for (int32_t e = (int32_t)g - 8; e < 0; e++) ld *= 0.5f;   /* exact: no denormals here */
+        for (int32_t e = (int32_t)g - 8; e > 0; e--) ld *= 2.0f;
+        EXPECT_F_BITS(o[11], ld);
+        uint32_t rev = 0, lsb = 0, cnt = 0;
+        for (uint32_t k = 0; k < 32; k++) rev |= (u >> k & 1u) << (31u - k);
+        for (uint32_t k = 0; k < 32; k++) cnt += u >> k & 1u;
+        while (u && !(u >> lsb & 1u)) lsb++;
+        EG_EXPECT_EQ_I(out.i[g][0], u ? (int32_t)lsb : -1);
+        EG_EXPECT_EQ_I(out.i[g][1], msb_c((int32_t)u < 0 ? ~u : u));   /* GLSL findMSB on int */
+        EG_EXPECT_EQ_I(out.i[g][2], (int32_t)cnt);
+        EG_EXPECT_EQ_U((uint32_t)out.i[g][3], rev);
+        EG_EXPECT_EQ_I(out.i[g][4], (int32_t)(u >> 3 & 0x7fu));
+    }
+    eg_test_device_release();
+}
+
+EG_TEST(soft_vm, compute_atomics_min_max_bitwise_exchange)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    static struct {
+        int32_t smin, smax; uint32_t umin, umax, band, bor, bxor, wg_or;
+        uint32_t xchg[16], xchg_old[16], cas[16], cas_old[16]; int32_t v[16];
+    } in, out;
+    in.smin = 0x7fffffff; in.smax = (int32_t)0x80000000u; in.umin = 0xffffffffu; in.umax = 0;
+    in.band = 0xffffffffu; in.bor = 0x100u; in.bxor = 0x12345678u; in.wg_or = 7;
+    int32_t smin = in.smin, smax = in.smax;
+    uint32_t umin = in.umin, umax = 0, bxor = in.bxor, bor = in.bor;
+    for (uint32_t g = 0; g < 16; g++) {
+        in.v[g] = (int32_t)(g * 37u % 23u) - 11;
+        in.xchg[g] = g * 7u;
+        in.cas[g] = g % 2 ? 77u : g;       /* odd lanes' comparison fails */
+        int32_t v = in.v[g];
+        smin = v < smin ? v : smin; smax = v > smax ? v : smax;
+        umin = (uint32_t)v < umin ? (uint32_t)v : umin; umax = (uint32_t)v > umax ? (uint32_t)v : umax;
+        bxor ^= (uint32_t)v; bor |= 1u << (g * 2u % 32u);
+    }
+    vm_run_t r = { "vm_atomics.comp", 1, { sizeof in }, { 0 }, { &in }, { &out }, 1 };
+    EG_ASSERT(run_compute(d, &r));
+    EG_EXPECT_EQ_I(out.smin, smin);
+    EG_EXPECT_EQ_I(out.smax, smax);
+    EG_EXPECT_EQ_U(out.umin, umin);
+    EG_EXPECT_EQ_U(out.umax, umax);
+    EG_EXPECT_EQ_U(out.band, 0xffff0000u);     /* each lane g clears bit g */
+    EG_EXPECT_EQ_U(out.bor, bor);
+    EG_EXPECT_EQ_U(out.bxor, bxor);
+    EG_EXPECT_EQ_U(out.wg_or, 0xffff0000u);    /* lane g sets bit 31 - g in shared memory */
+    for (uint32_t g = 0; g < 16; g++) {
+        EG_EXPECT_EQ_U(out.xchg_old[g], g * 7u);
+        EG_EXPECT_EQ_U(out.xchg[g], 1000u + g);
+        EG_EXPECT_EQ_U(out.cas_old[g], in.cas[g]);
+        EG_EXPECT_EQ_U(out.cas[g], g % 2 ? 77u : 500u + g);
+    }
+    eg_test_device_release();
+}
+
+/* Column-major 4x4 (m[col][row]) as GLSL stores a mat4 in std430. */
+typedef struct { float m[4][4]; } mat4_c;
+
+EG_TEST(soft_vm, compute_matrix_ops)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    static struct { mat4_c a[16], b[16]; float v[16][4]; } in;
+    static struct {
+        float mv[16][4], vm[16][4]; mat4_c mm[16], tr[16]; float det4[16], det3[16]; float inv3[16][3][4];
+        float inv2[16][2][2];
+    } out;
+    for (uint32_t g = 0; g < 16; g++)
+        for (uint32_t c = 0; c < 4; c++) {
+            in.v[g][c] = (float)((int32_t)((g + c * 3u) % 5u) - 2);
+            for (uint32_t k = 0; k < 4; k++) {
+                in.a[g].m[c][k] = (float)((int32_t)((c * 4u + k + g) * 5u % 7u) - 3);
+                in.b[g].m[c][k] = c == k ? 8.0f : (float)((int32_t)((c + 2u * k + g) % 5u) - 2);
+            }
+        }
+    vm_run_t r = { "vm_matrix.comp", 2, { sizeof in, sizeof out }, { 0, 0 }, { &in, NULL }, { NULL, &out }, 1 };
+    EG_ASSERT(run_compute(d, &r));
+    for (uint32_t g = 0; g < 16; g++) {
+        const mat4_c *a = &in.a[g], *b = &in.b[g];
+        /* Small integers: every product and sum is exact, so any summation order gives these bits. */
+        for (uint32_t k = 0; k < 4; k++) {
+            float mv = 0, vm = 0;
+            for (uint32_t c = 0; c < 4; c++) { mv += a->m[c][k] * in.v[g][c]; vm += in.v[g][c] * a->m[k][c]; }
+            EXPECT_F_BITS(out.mv[g][k], mv);
+            EXPECT_F_BITS(out.vm[g][k], vm);
+            for (uint32_t c = 0; c < 4; c++) {
+                float s = 0;
+                for (uint32_t j = 0; j < 4; j++) s += a->m[j][k] * b->m[c][j];
+                EXPECT_F_BITS(out.mm[g].m[c][k], s);
+                EXPECT_F_BITS(out.tr[g].m[c][k], a->m[k][c]);
+            }
+        }
+        /* determinant by cofactor expansion along column 0 (3x3 minors) */
+        float det4 = 0;
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t r0 = i == 0 ? 1 : 0, r1 = i <= 1 ? 2 : 1, r2 = i <= 2 ? 3 : 2;
+            float minor = a->m[1][r0] * (a->m[2][r1] * a->m[3][r2] - a->m[3][r1] * a->m[2][r2])
+                        - a->m[2][r0] * (a->m[1][r1] * a->m[3][r2] - a->m[3][r1] * a->m[1][r2])
+                        + a->m[3][r0] * (a->m[1][r1] * a->m[2][r2] - a->m[2][r1] * a->m[1][r2]);
+            det4 += (i & 1 ? -1.0f : 1.0f) * a->m[0][i] * minor;
+        }
+        EXPECT_F_BITS(out.det4[g], det4);
+        double m3[3][3], cof[3][3];
+        for (uint32_t c = 0; c < 3; c++) for (uint32_t k = 0; k < 3; k++) m3[c][k] = b->m[c][k];
+        for (uint32_t c = 0; c < 3; c++)
+            for (uint32_t k = 0; k < 3; k++)
+                cof[c][k] = m3[(c + 1) % 3][(k + 1) % 3] * m3[(c + 2) % 3][(k + 2) % 3]
+                          - m3[(c + 1) % 3][(k + 2) % 3] * m3[(c + 2) % 3][(k + 1) % 3];
+        double det3 = m3[0][0] * cof[0][0] + m3[0][1] * cof[0][1] + m3[0][2] * cof[0][2];
+        EXPECT_F_BITS(out.det3[g], (float)det3);   /* integers below 2^24: exact */
+        /* inverse = transpose(cofactors) / det; not exact in float: within 1e-5 absolute
+         * (entries are below 1, the GLSL spec gives no bound beyond the operations it uses) */
+        for (uint32_t c = 0; c < 3; c++)
+            for (uint32_t k = 0; k < 3; k++) EG_EXPECT(fabs_d(out.inv3[g][c][k] - cof[k][c] / det3) < 1e-5);
+        double det2 = (double)b->m[0][0] * b->m[1][1] - (double)b->m[1][0] * b->m[0][1];
+        EG_EXPECT(fabs_d(out.inv2[g][0][0] - b->m[1][1] / det2) < 1e-5);
+        EG_EXPECT(fabs_d(out.inv2[g][0][1] + b->m[0][1] / det2) < 1e-5);
+        EG_EXPECT(fabs_d(out.inv2[g][1][0] + b->m[1][0] / det2) < 1e-5);
+        EG_EXPECT(fabs_d(out.inv2[g][1][1] - b->m[0][0] / det2) < 1e-5);
+    }
+    eg_test_device_release();
+}
+
 #if EMGPU_HAL_SOFT
 static eg_soft_program_t *vm_program(WGPUShaderModule m, eg_shader_stage_t stage)
 {
@@ -296,5 +493,41 @@ EG_TEST(soft_vm, fragment_derivatives_and_discard)
     eg_soft_program_destroy(p);
     wgpuShaderModuleRelease(m);
     eg_test_device_release();
+}
+/* A NaN's payload is not defined by WebGPU/SPIR-V and x86 propagates the first operand's, which
+ * depends on the operand order the C compiler picks for a commutative op: any NaN equals any. */
+static bool is_nan_bits(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu); }
+
+/* The vector ALU path (EMGPU_SOFT_SIMD) must give the bytes of the per-lane loops for every op
+ * and every input, NaNs (up to payload), infinities, -0 and denormals included. */
+EG_TEST(soft_vm, alu_simd_equals_scalar)
+{
+    static const uint32_t special[] = { 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u, 0x80000000u, 0,
+                                        1u, 0x80000001u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xffffffffu };
+    uint32_t seed = 12345u, bad = 0;
+    eg_soft_reg_t r[3], want, got;
+    for (uint32_t round = 0; round < 24; round++) {
+        for (uint32_t k = 0; k < 3; k++)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+                seed = seed * 1664525u + 1013904223u;
+                uint32_t pick = seed >> 28;
+                r[k].u[l] = pick < 12 && round % 2 ? special[pick] : round < 8 ? (seed >> 8) | 0x3f000000u : seed;
+            }
+        for (uint32_t op = EG_VM_MOV; op < EG_VM_OP_COUNT; op++) {
+            if (op >= EG_VM_LD_IN && op <= EG_VM_ATOM) continue;
+            if (op >= EG_VM_UNPACK_H2) continue;   /* memory / image ops are not ALU ops */
+            eg_memset(&want, 0xa5, sizeof want);
+            eg_memset(&got, 0x5a, sizeof got);
+            eg_vm_alu_scalar(op, &want, &r[0], &r[1], &r[2]);
+            eg_vm_alu(op, &got, &r[0], &r[1], &r[2]);
+            bool same = true;
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                same &= want.u[l] == got.u[l] || (is_nan_bits(want.u[l]) && is_nan_bits(got.u[l]));
+            if (!same) {
+                if (bad++ < 4) eg_test_printf("    op %u differs in round %u\n", op, round);
+            }
+        }
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
 }
 #endif

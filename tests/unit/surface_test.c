@@ -92,7 +92,12 @@ EG_TEST(surface_create, source_rules)
     WGPUSurfaceDescriptor sd = WGPU_SURFACE_DESCRIPTOR_INIT;
     EG_EXPECT(wgpuInstanceCreateSurface(eg_test_instance(), &sd) == NULL);   /* no source */
     WGPUSurfaceSourceXlibWindow x = WGPU_SURFACE_SOURCE_XLIB_WINDOW_INIT;
-    sd.nextInChain = &x.chain;                                   /* not supported (yet) */
+    sd.nextInChain = &x.chain;                      /* Xlib without display and window: refused */
+    EG_EXPECT(wgpuInstanceCreateSurface(eg_test_instance(), &sd) == NULL);
+    x.window = 0x200001;                            /* still no display (and none on the M7) */
+    EG_EXPECT(wgpuInstanceCreateSurface(eg_test_instance(), &sd) == NULL);
+    WGPUSurfaceSourceWaylandSurface wl = WGPU_SURFACE_SOURCE_WAYLAND_SURFACE_INIT;
+    sd.nextInChain = &wl.chain;                                  /* not supported (yet) */
     EG_EXPECT(wgpuInstanceCreateSurface(eg_test_instance(), &sd) == NULL);
     WGPUEmgpuSurfaceSourceMemoryPanel p = WGPU_EMGPU_SURFACE_SOURCE_MEMORY_PANEL_INIT;
     p.width = PW; p.height = PH; p.format = WGPUEmgpuPanelFormat_RGB565;
