@@ -47,12 +47,17 @@ case " $* " in *" host "*)
     done
     # The VM's scalar fallback (EMGPU_SOFT_SIMD=0) must give the same bytes as the vector path:
     # the scene hashes of that build against the same references.
-    echo "=== soft VM scalar build (EMGPU_SOFT_SIMD=0): scene hashes"
-    if make --no-print-directory O=build/host-scalar BOARD=host EXTRA_CFLAGS=-DEMGPU_SOFT_SIMD=0 all >"$log" 2>&1; then
-        build/host-scalar/tests/unit_tests scenes. >"$log" 2>&1
+    # The same variant build routes the Vulkan driver's host allocations into a fixed arena
+    # (EMGPU_VK_HOST_ALLOC_ARENA, a board knob) and runs the arena tests.
+    echo "=== variant build (EMGPU_SOFT_SIMD=0, EMGPU_VK_HOST_ALLOC_ARENA): scene hashes, arena"
+    if make --no-print-directory O=build/host-variant BOARD=host \
+            EXTRA_CFLAGS="-DEMGPU_SOFT_SIMD=0 -DEMGPU_VK_HOST_ALLOC_ARENA=33554432" all >"$log" 2>&1; then
+        build/host-variant/tests/unit_tests scenes. >"$log" 2>&1
         cat "$log"; add_totals "$log" "scalar VM scene hashes"
+        EMGPU_TEST_BACKEND=vulkan EMGPU_VK_VALIDATION=1 build/host-variant/tests/unit_tests vulkan.host_arena >"$log" 2>&1
+        cat "$log"; add_totals "$log" "Vulkan host-allocation arena"
     else
-        cat "$log"; echo "scalar VM build failed"; total_f=$((total_f + 1))
+        cat "$log"; echo "variant build failed"; total_f=$((total_f + 1))
     fi
     # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.
     if [ -f tests/fuzz/fuzz.mk ]; then

@@ -11,11 +11,6 @@
 #ifndef EMGPU_HAL_VULKAN
 #define EMGPU_HAL_VULKAN 1      /* lavapipe in CI, any Vulkan driver on a desktop */
 #endif
-/* Route the Vulkan driver's host allocations into a fixed 32 MiB arena, as a board without a
- * general heap would (lavapipe peaks at about 3.7 MB per instance + device). */
-#ifndef EMGPU_VK_HOST_ALLOC_ARENA
-#define EMGPU_VK_HOST_ALLOC_ARENA (32 * 1024 * 1024)
-#endif
 #define EMGPU_PORT_HAS_ENV 1
 #define EMGPU_DEBUG 1
 #define EMGPU_SOFT_HEAP_BYTES (16 * 1024 * 1024)

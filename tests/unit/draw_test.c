@@ -531,7 +531,7 @@ static bool render_tris(fx_t *f, const WGPUBlendState *blend, uint8_t img[W * W 
 EG_TEST(draw, fast_path_matches_vm)
 {
     SETUP(1, false);
-    if (eg_strcmp(eg_test_backend(), "soft") != 0) { fx_release(&f); EG_SKIP("soft-only fast path"); }
+    if (eg_strcmp(eg_test_backend(), "soft") != 0) { fx_release(&f); EG_NOT_APPLICABLE("tests a soft-only fast path"); }
     WGPUBlendState bl = { { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
                           { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
     const WGPUBlendState *modes[2] = { NULL, &bl };
