@@ -161,8 +161,30 @@ static void copy_t2t(eg_hal_device_t *dev, const eg_cmd_copy_t2t_t *c)
 
 /* ---- render passes ---- */
 
-static void clear_color(uint32_t slot, const eg_texture_view_t *v, const WGPUColor *c)
+/* GL, like Vulkan, lets a driver round float -> unorm either way at an exact tie (NVIDIA gives
+ * 127 for 0.5 * 255); WebGPU wants round-to-nearest. Handing over the exact code point k / 255
+ * makes every rounding give k. sRGB colour channels are encoded by the driver and left alone. */
+static GLfloat unorm8_exact(double x)
 {
+    x = x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+    return (GLfloat)((double)(int32_t)(x * 255.0 + 0.5) / 255.0);
+}
+
+static void clear_color(uint32_t slot, const eg_texture_view_t *v, const WGPUColor *c_in)
+{
+    WGPUColor exact = *c_in;
+    const WGPUColor *c = &exact;
+    switch (v->format) {
+    case WGPUTextureFormat_R8Unorm: case WGPUTextureFormat_RG8Unorm: case WGPUTextureFormat_RGBA8Unorm:
+    case WGPUTextureFormat_BGRA8Unorm:
+        exact.r = unorm8_exact(exact.r); exact.g = unorm8_exact(exact.g); exact.b = unorm8_exact(exact.b);
+        exact.a = unorm8_exact(exact.a);
+        break;
+    case WGPUTextureFormat_RGBA8UnormSrgb: case WGPUTextureFormat_BGRA8UnormSrgb:
+        exact.a = unorm8_exact(exact.a);
+        break;
+    default: break;
+    }
     switch (EG_GL_PRIV(v->texture, eg_gl_texture_t)->fmt->clear_kind) {
     case 1: { GLint i[4] = { (GLint)c->r, (GLint)c->g, (GLint)c->b, (GLint)c->a };
               eg_gl.ClearBufferiv(GL_COLOR, (GLint)slot, i); break; }

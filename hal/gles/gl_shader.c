@@ -254,9 +254,16 @@ static const char *translate(spvc_compiler c, eg_hal_device_t *dev, eg_gl_progra
  * not offered), so every line naming them is dead: drop those lines. */
 static char g_src[EMGPU_GLES_SHADER_SOURCE_BYTES];
 
-static const char *drop_clip_cull(const char *src)
+/* WebGPU points are 1 px (no point size), but GLES leaves gl_PointSize undefined unless the
+ * vertex shader writes it, and glslang's zero-initialised gl_PerVertex writes 0 (NVIDIA then draws
+ * nothing). So in vertex shaders every gl_PointSize line is dropped too and main() starts with
+ * gl_PointSize = 1.0 (ignored for lines and triangles). */
+static const char k_point_size[] = "    gl_PointSize = 1.0;\n";
+
+static const char *drop_clip_cull(const char *src, bool vertex)
 {
     size_t n = 0;
+    bool in_main = false;
     for (const char *line = src; *line;) {
         const char *end = line;
         while (*end && *end != '\n') end++;
@@ -264,8 +271,23 @@ static const char *drop_clip_cull(const char *src)
         bool dead = false;
         for (const char *p = line; p + 15 <= end && !dead; p++)
             dead = eg_memcmp(p, "gl_ClipDistance", 15) == 0 || eg_memcmp(p, "gl_CullDistance", 15) == 0;
+        for (const char *p = line; vertex && p + 12 <= end && !dead; p++)
+            dead = eg_memcmp(p, "gl_PointSize", 12) == 0;
         size_t len = (size_t)(end - line);
-        if (!dead) {
+        bool open_main = vertex && in_main && len >= 1 && line[0] == '{';
+        in_main = vertex && len >= 11 && eg_memcmp(line, "void main()", 11) == 0;
+        if (open_main) {
+            size_t add = sizeof k_point_size - 1u;
+            if (n + len + add + 1 > sizeof g_src) {
+                shader_error("translated shader longer than EMGPU_GLES_SHADER_SOURCE_BYTES = %u",
+                             (unsigned)sizeof g_src);
+                return NULL;
+            }
+            eg_memcpy(g_src + n, line, len);
+            n += len;
+            eg_memcpy(g_src + n, k_point_size, add);
+            n += add;
+        } else if (!dead) {
             if (n + len + 1 > sizeof g_src) {
                 shader_error("translated shader longer than EMGPU_GLES_SHADER_SOURCE_BYTES = %u",
                              (unsigned)sizeof g_src);
@@ -282,7 +304,7 @@ static const char *drop_clip_cull(const char *src)
 
 static GLuint compile_glsl(const char *src, eg_shader_stage_t stage)
 {
-    src = drop_clip_cull(src);
+    src = drop_clip_cull(src, stage == EG_SHADER_STAGE_VERTEX);
     if (!src) return 0;
     GLenum type = stage == EG_SHADER_STAGE_VERTEX ? GL_VERTEX_SHADER
                 : stage == EG_SHADER_STAGE_FRAGMENT ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
