@@ -3,7 +3,7 @@
 # WebGPU app would pass; more modules reach the later rules), BENCH_REPS repetitions. Prints
 # modules/s and MB/s (median, min, max), the machine and the command. Never fails on speed.
 BENCH_REPS ?= 20
-CORPUS_SPIRV ?= ../shared/corpus/spirv
+CORPUS_SPIRV ?= tests/corpus/spirv
 SHADER_BENCH_BIN := $(BUILD)/bench/shader_bench$(EXE)
 
 $(SHADER_BENCH_BIN): bench/shader_bench.c $(LIB)

@@ -11,7 +11,7 @@ FUZZ_SPIRV_SRC = tests/fuzz/spirv_fuzz.c $(wildcard kernel/shader/spirv*.c) \
                  kernel/base/arena.c kernel/base/fmt.c kernel/base/util.c kernel/base/log.c
 FUZZ_SPIRV_BIN := $(BUILD)/fuzz/spirv_fuzz
 FUZZ_SECONDS ?= 40
-CORPUS_SPIRV ?= ../shared/corpus/spirv
+CORPUS_SPIRV ?= tests/corpus/spirv
 
 $(FUZZ_SPIRV_BIN): $(FUZZ_SPIRV_SRC) $(wildcard kernel/shader/*.h kernel/base/*.h)
 	@mkdir -p $(dir $@)

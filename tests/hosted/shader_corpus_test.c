@@ -1,6 +1,6 @@
 /* SPIR-V front end over files: the GLSL test shaders (reflection asserted), one negative module
  * per rule (tests/shaders/invalid, "; expect: <fragment>" on line 1), and the real-world corpus
- * in ../shared/corpus/spirv (accepted modules must pass spirv-val; counts printed by reason).
+ * in tests/corpus/spirv, a vendored copy of ../shared/corpus/spirv (accepted modules must pass spirv-val; counts printed by reason).
  *
  * Hosted only. Compiled modules come from tests/shaders/shaders.mk, next to this binary in
  * shaders/; run from the repository root. Missing inputs are reported as skipped, by name.
@@ -180,7 +180,7 @@ static unsigned c_total, c_accepted, c_val_fail, by_rule[EG_SPIRV_RULE_COUNT];
 static unsigned c_fixed_tried, c_fixed_accepted, by_rule_fixed[EG_SPIRV_RULE_COUNT];
 static bool c_have_val, c_have_fix;
 static char c_fixed_path[256];
-#define CORPUS_DIR "../shared/corpus/spirv"
+#define CORPUS_DIR "tests/corpus/spirv"   /* vendored copy of ../shared/corpus/spirv (MIT, see its LICENSE.md) */
 
 /* spirv-val with vulkan1.0, the baseline; a module of a later SPIR-V version is validated with
  * the oldest Vulkan environment that accepts that version (1.1 takes SPIR-V 1.3, 1.2 takes 1.5),
