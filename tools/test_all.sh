@@ -3,11 +3,13 @@
 # ("N passed, N failed, N skipped"). A suite that crashes or prints no closing line counts as one
 # failure, so nothing is lost silently.
 set -u
+# Builds run in parallel (the machine's CPUs); the test runs themselves stay sequential.
+jobs=$(nproc 2>/dev/null || echo 2)
 total_p=0; total_f=0; total_s=0
 log=$(mktemp)
 for board in "$@"; do
     echo "=== board $board"
-    if ! make --no-print-directory BOARD="$board" all >"$log" 2>&1; then
+    if ! make --no-print-directory -j"$jobs" BOARD="$board" all >"$log" 2>&1; then
         cat "$log"; echo "build of board $board failed"
         total_f=$((total_f + 1)); continue
     fi
@@ -50,7 +52,7 @@ case " $* " in *" host "*)
     # The same variant build routes the Vulkan driver's host allocations into a fixed arena
     # (EMGPU_VK_HOST_ALLOC_ARENA, a board knob) and runs the arena tests.
     echo "=== variant build (EMGPU_SOFT_SIMD=0, EMGPU_VK_HOST_ALLOC_ARENA): scene hashes, arena"
-    if make --no-print-directory O=build/host-variant BOARD=host \
+    if make --no-print-directory -j"$jobs" O=build/host-variant BOARD=host \
             EXTRA_CFLAGS="-DEMGPU_SOFT_SIMD=0 -DEMGPU_VK_HOST_ALLOC_ARENA=33554432" all >"$log" 2>&1; then
         build/host-variant/tests/unit_tests scenes. >"$log" 2>&1
         cat "$log"; add_totals "$log" "scalar VM scene hashes"
@@ -62,7 +64,7 @@ case " $* " in *" host "*)
     # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.
     if [ -f tests/fuzz/fuzz.mk ]; then
         echo "=== fuzz: SPIR-V front end (bounded run)"
-        make --no-print-directory BOARD=host fuzz-smoke >"$log" 2>&1
+        make --no-print-directory -j"$jobs" BOARD=host fuzz-smoke >"$log" 2>&1
         tail -n 20 "$log"; add_totals "$log" "fuzz"
     fi
     ;;
