@@ -56,7 +56,7 @@ case " $* " in *" host "*)
             EXTRA_CFLAGS="-DEMGPU_SOFT_SIMD=0 -DEMGPU_VK_HOST_ALLOC_ARENA=33554432" all >"$log" 2>&1; then
         build/host-variant/tests/unit_tests scenes. >"$log" 2>&1
         cat "$log"; add_totals "$log" "scalar VM scene hashes"
-        EMGPU_TEST_BACKEND=vulkan EMGPU_VK_VALIDATION=1 build/host-variant/tests/unit_tests vulkan.host_arena >"$log" 2>&1
+        EMGPU_TEST_BACKEND=vulkan EMGPU_VK_VALIDATION=1 build/host-variant/tests/unit_tests vulkan. >"$log" 2>&1
         cat "$log"; add_totals "$log" "Vulkan host-allocation arena"
     else
         cat "$log"; echo "variant build failed"; total_f=$((total_f + 1))

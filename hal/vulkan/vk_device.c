@@ -70,14 +70,23 @@ static eg_range_alloc_t host_ra;
 static bool host_ra_ready;
 static uint64_t host_peak_B;
 
-static void *VKAPI_PTR host_alloc(void *u, size_t size, size_t align, VkSystemAllocationScope s)
+/* The driver calls these from its own threads too (lavapipe frees and reallocates from its queue
+ * thread, the validation layer from wherever it tracks state), so the range allocator is under a
+ * lock. It and the allocator are set up on the first call, which is vkCreateInstance's (or a test's
+ * direct call) on the caller's thread, before the driver has started any thread of its own. */
+static eg_port_mutex_t host_lock;
+
+static void host_setup(void)
 {
-    (void)u; (void)s;
+    if (host_ra_ready) return;
+    eg_port_mutex_init(&host_lock);
+    eg_range_alloc_init(&host_ra, sizeof host_arena, host_records, HOST_RECORDS);
+    host_ra_ready = true;
+}
+
+static void *host_alloc_locked(size_t size, size_t align)
+{
     uint64_t off;
-    if (!host_ra_ready) {
-        eg_range_alloc_init(&host_ra, sizeof host_arena, host_records, HOST_RECORDS);
-        host_ra_ready = true;
-    }
     if (align > HOST_MAX_ALIGN) {
         eg_log(EG_LOG_ERROR, "vulkan: the driver asked for %llu-byte alignment; the host arena gives at most %u",
                (unsigned long long)align, HOST_MAX_ALIGN);
@@ -98,21 +107,43 @@ static void *VKAPI_PTR host_alloc(void *u, size_t size, size_t align, VkSystemAl
     if (host_ra.used_B > host_peak_B) host_peak_B = host_ra.used_B;
     return host_arena + off;
 }
+static void host_free_locked(void *p)
+{
+    if (p && eg_range_alloc_free(&host_ra, (uint64_t)((uint8_t *)p - host_arena)) != EG_RANGE_OK)
+        eg_log(EG_LOG_ERROR, "vulkan: the driver freed %p, which the host arena did not hand out", p);
+}
+
+static void *VKAPI_PTR host_alloc(void *u, size_t size, size_t align, VkSystemAllocationScope s)
+{
+    (void)u; (void)s;
+    host_setup();
+    eg_port_mutex_lock(&host_lock);
+    void *p = host_alloc_locked(size, align);
+    eg_port_mutex_unlock(&host_lock);
+    return p;
+}
 static void VKAPI_PTR host_free(void *u, void *p)
 {
     (void)u;
-    if (p && eg_range_alloc_free(&host_ra, (uint64_t)((uint8_t *)p - host_arena)) != EG_RANGE_OK)
-        eg_log(EG_LOG_ERROR, "vulkan: the driver freed %p, which the host arena did not hand out", p);
+    if (!p) return;
+    host_setup();
+    eg_port_mutex_lock(&host_lock);
+    host_free_locked(p);
+    eg_port_mutex_unlock(&host_lock);
 }
 static void *VKAPI_PTR host_realloc(void *u, void *p, size_t size, size_t align, VkSystemAllocationScope s)
 {
     if (!p) return host_alloc(u, size, align, s);
     if (!size) { host_free(u, p); return NULL; }
+    host_setup();
+    eg_port_mutex_lock(&host_lock);   /* size, copy and free as one step: p must not move under us */
     uint64_t old = eg_range_alloc_size_of(&host_ra, (uint64_t)((uint8_t *)p - host_arena));
-    void *n = host_alloc(u, size, align, s);
-    if (!n) return NULL;
-    eg_memcpy(n, p, (size_t)eg_min_u64(old, size));
-    host_free(u, p);
+    void *n = host_alloc_locked(size, align);
+    if (n) {
+        eg_memcpy(n, p, (size_t)eg_min_u64(old, size));
+        host_free_locked(p);
+    }
+    eg_port_mutex_unlock(&host_lock);
     return n;
 }
 static const VkAllocationCallbacks host_callbacks = {

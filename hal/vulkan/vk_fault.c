@@ -4,7 +4,8 @@
  * pointers and puts a wrapper in each fallible slot. A wrapper asks fault_hit whether this call
  * is the one to fail; if so it returns the armed VkResult (and sets output handles to
  * VK_NULL_HANDLE, as a failing driver must) without calling the driver. Unarmed, a wrapper costs
- * one branch. Single-threaded, like the rest of the backend.
+ * one branch. The fault state is touched only from the application thread (the driver
+ * may call the host-allocation callbacks from its own threads; those take a lock, vk_device.c).
  */
 #include "config/emgpu_config.h"
 
