@@ -41,7 +41,7 @@ static uint32_t matrix_vec_n(const eg_spirv_ctx_t *c, uint32_t mat, bool row_maj
 }
 
 /* Base alignment of member i (type t) of struct s in the given layout. */
-static uint32_t base_align(const eg_spirv_ctx_t *c, uint32_t s, uint32_t i, uint32_t t, int layout)
+static uint32_t base_align_raw(const eg_spirv_ctx_t *c, uint32_t s, uint32_t i, uint32_t t, int layout)
 {
     const eg_spirv_module_t *m = c->m;
     bool round16 = false;
@@ -66,6 +66,14 @@ static uint32_t base_align(const eg_spirv_ctx_t *c, uint32_t s, uint32_t i, uint
         }
     }
     return 16u;
+}
+
+/* Never 0, so the checks that divide by it stay defined on malformed input (an empty struct, a
+ * vector or matrix of 0 components) that other rules reject: found by the fuzzer. */
+static uint32_t base_align(const eg_spirv_ctx_t *c, uint32_t s, uint32_t i, uint32_t t, int layout)
+{
+    uint32_t al = base_align_raw(c, s, i, t, layout);
+    return al ? al : 1u;
 }
 
 /* Bytes from a member's Offset to its end (arrays: length x ArrayStride; structs: through the

@@ -19,10 +19,11 @@ $(FUZZ_SPIRV_BIN): $(FUZZ_SPIRV_SRC) $(wildcard kernel/shader/*.h kernel/base/*.
 
 .PHONY: fuzz-smoke
 # libFuzzer reads seed directories recursively and writes only into the first one (work/).
+# tests/fuzz/regressions holds every input that once crashed (each run replays them first).
 fuzz-smoke: $(FUZZ_SPIRV_BIN) $(SHADER_SPV) $(SHADER_BAD_SPV)
 	@mkdir -p $(BUILD)/fuzz/work
 	@if $(FUZZ_SPIRV_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
-	        -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/work $(BUILD)/tests/shaders \
+	        -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/work tests/fuzz/regressions $(BUILD)/tests/shaders \
 	        $(wildcard $(CORPUS_SPIRV)) > $(BUILD)/fuzz/spirv_fuzz.log 2>&1; \
 	    then echo "1 passed, 0 failed"; \
 	    else echo "spirv_fuzz failed: see $(BUILD)/fuzz/spirv_fuzz.log and $(BUILD)/fuzz/crash-*" >&2; \
