@@ -11,6 +11,9 @@ FUZZ_SPIRV_SRC = tests/fuzz/spirv_fuzz.c $(wildcard kernel/shader/spirv*.c) \
                  kernel/base/arena.c kernel/base/fmt.c kernel/base/util.c kernel/base/log.c
 FUZZ_SPIRV_BIN := $(BUILD)/fuzz/spirv_fuzz
 FUZZ_SECONDS ?= 40
+# A fixed seed makes the CI run replay the same input sequence (no new finds from luck alone);
+# longer exploratory runs pick their own (tests/fuzz/README.md).
+FUZZ_SEED ?= 1
 CORPUS_SPIRV ?= tests/corpus/spirv
 
 $(FUZZ_SPIRV_BIN): $(FUZZ_SPIRV_SRC) $(wildcard kernel/shader/*.h kernel/base/*.h)
@@ -22,7 +25,7 @@ $(FUZZ_SPIRV_BIN): $(FUZZ_SPIRV_SRC) $(wildcard kernel/shader/*.h kernel/base/*.
 # tests/fuzz/regressions holds every input that once crashed (each run replays them first).
 fuzz-smoke: $(FUZZ_SPIRV_BIN) $(SHADER_SPV) $(SHADER_BAD_SPV)
 	@mkdir -p $(BUILD)/fuzz/work
-	@if $(FUZZ_SPIRV_BIN) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
+	@if $(FUZZ_SPIRV_BIN) -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
 	        -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/work tests/fuzz/regressions $(BUILD)/tests/shaders \
 	        $(wildcard $(CORPUS_SPIRV)) > $(BUILD)/fuzz/spirv_fuzz.log 2>&1; \
 	    then echo "1 passed, 0 failed"; \
