@@ -5,34 +5,7 @@
 #include "tests/harness/test_device.h"
 #include "tests/shaders/spv_embed.h"
 #include "tests/unit/cmd_test_util.h"
-
-#if EMGPU_HAL_VULKAN
-uint32_t eg_vk_validation_messages(void);   /* hal/vulkan/vk_device.c */
-#endif
-
-/* A device only when this run targets Vulkan (EMGPU_TEST_BACKEND=vulkan). */
-static WGPUDevice vk_device(void)
-{
-#if EMGPU_HAL_VULKAN
-    WGPUDevice d = eg_test_device("soft");
-    if (d && strcmp(eg_test_backend(), "vulkan") == 0) return d;
-    if (d) eg_test_device_release();
-#endif
-    return NULL;
-}
-#define VK_SETUP() WGPUDevice d = vk_device(); if (!d) EG_NOT_APPLICABLE("runs in the Vulkan pass (EMGPU_TEST_BACKEND=vulkan)")
-
-static WGPUShaderModule vk_module(WGPUDevice d, const char *name)
-{
-    const eg_test_spv_t *s = eg_test_spv(name);
-    if (!s) return NULL;
-    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = s->words;
-    src.codeSize = s->word_count;
-    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
-    md.nextInChain = &src.chain;
-    return wgpuDeviceCreateShaderModule(d, &md);
-}
+#include "tests/unit/vk_test_util.h"
 
 static WGPUBindGroupLayout two_entry_layout(WGPUDevice d, WGPUShaderStage vis, const WGPUBindGroupLayoutEntry le_in[2])
 {

@@ -5,40 +5,16 @@
 #include "tests/harness/test_device.h"
 #include "tests/shaders/spv_embed.h"
 #include "tests/unit/cmd_test_util.h"
+#include "tests/unit/vk_test_util.h"
 
 #if EMGPU_HAL_VULKAN
 #include "hal/vulkan/vk_fault.h"
-uint32_t eg_vk_validation_messages(void);   /* hal/vulkan/vk_device.c */
 uint64_t eg_vk_memory_used_all(void);
 uint64_t eg_vk_memory_reserved_all(void);
 /* VkResult values (the test does not include vulkan.h) */
 enum { FAULT_OOM = -2 /* VK_ERROR_OUT_OF_DEVICE_MEMORY */, FAULT_LOST = -4 /* VK_ERROR_DEVICE_LOST */ };
 #endif
 
-/* A device only when this run targets Vulkan (EMGPU_TEST_BACKEND=vulkan); these tests check
- * Vulkan behaviour and skip elsewhere. */
-static WGPUDevice vk_device(void)
-{
-#if EMGPU_HAL_VULKAN
-    WGPUDevice d = eg_test_device("soft");
-    if (d && strcmp(eg_test_backend(), "vulkan") == 0) return d;
-    if (d) eg_test_device_release();
-#endif
-    return NULL;
-}
-#define VK_SETUP() WGPUDevice d = vk_device(); if (!d) EG_NOT_APPLICABLE("runs in the Vulkan pass (EMGPU_TEST_BACKEND=vulkan)")
-
-static WGPUShaderModule vk_module(WGPUDevice d, const char *name)
-{
-    const eg_test_spv_t *s = eg_test_spv(name);
-    if (!s) return NULL;
-    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = s->words;
-    src.codeSize = s->word_count;
-    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
-    md.nextInChain = &src.chain;
-    return wgpuDeviceCreateShaderModule(d, &md);
-}
 
 /* Reads an 8x8 RGBA8 texture through a CopySrc buffer (rows padded to 256 bytes). */
 static bool read_8x8(WGPUDevice d, WGPUTexture t, uint8_t out[8 * 8 * 4])
