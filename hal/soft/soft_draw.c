@@ -21,8 +21,8 @@ static uint32_t slot_vid[VB];
 static uint16_t hash_tab[HASH_N];          /* slot + 1, 0 = empty */
 static uint16_t prim_slots[VB][3];
 static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices each */
-#define vs_in eg_soft_io_in
-#define vs_out eg_soft_io_out
+#define vs_in eg_soft_worker_main.io_in
+#define vs_out eg_soft_worker_main.io_out
 
 typedef struct batch {
     const eg_soft_pass_state_t *ps;
@@ -114,7 +114,7 @@ static void emit_triangle(const batch_t *b, const eg_soft_vtx_t *v0, const eg_so
     }
     t.prov = prov;
     t.is_polygon = true;
-    eg_soft_raster_triangle(b->ps, &t);
+    eg_soft_raster_triangle(&eg_soft_worker_main, b->ps, &t);
 }
 
 static void clip_triangle(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_vtx_t *v1, const eg_soft_vtx_t *v2)
@@ -164,7 +164,7 @@ static void emit_quad(const batch_t *b, const float x[4], const float y[4], cons
         }
         t.prov = prov;
         t.is_polygon = false;
-        eg_soft_raster_triangle(b->ps, &t);
+        eg_soft_raster_triangle(&eg_soft_worker_main, b->ps, &t);
     }
 }
 

@@ -1,6 +1,6 @@
 /* hal/soft rasterizer internals: per-pipeline specialised state, pass/draw state, entry points.
  *
- * PIPELINE OF ONE DRAW (soft_draw.c -> soft_raster.c -> soft_raster_output.c):
+ * PIPELINE OF ONE DRAW (soft_draw.c -> soft_raster.c -> soft_raster_shade.c -> soft_raster_output.c):
  *   1. Primitive assembly in BATCHES: the draw's primitives are walked in order; each needs its
  *      vertices in the batch's vertex store (a small hash by vertex id = post-transform cache);
  *      when the store (EMGPU_SOFT_VERTEX_BATCH vertices) is full the batch is flushed: its unique
@@ -150,9 +150,9 @@ struct eg_soft_raster_pipeline {
 
 /** Fast paths on (default) or off: tests render the same draw both ways and compare bytes. */
 extern bool eg_soft_raster_fast_paths;
-/** Blocks shaded without the VM (copy-class fragment programs) since start: tests check the
- *  fast path really ran. */
-extern uint32_t eg_soft_raster_copy_blocks;
+/** Blocks shaded without the VM (copy-class fragment programs) since start, summed over the
+ *  workers: tests check the fast path really ran. */
+uint32_t eg_soft_raster_copy_blocks(void);
 
 /* ---- dynamic state of a render pass ---- */
 
@@ -203,11 +203,50 @@ typedef struct eg_soft_tri {
     bool is_polygon;               /* lines and points: no culling, always front-facing */
 } eg_soft_tri_t;
 
-/** Shader inputs/outputs of one VM call (vertex batch or fragment block; never both at once). */
-extern eg_soft_vec4_t eg_soft_io_in[EG_SOFT_MAX_LOCATIONS], eg_soft_io_out[EG_SOFT_MAX_LOCATIONS];
+/** What one rasterizing thread owns: the shader I/O of its VM calls (a vertex batch or a
+ *  fragment block, never both live at once), its clip rectangle (the tile it is rasterizing;
+ *  the whole framebuffer when not binning) and its counters. Nothing a worker writes is shared
+ *  with another worker except the render targets, and two workers never own the same pixel. */
+typedef struct eg_soft_worker {
+    eg_soft_vec4_t io_in[EG_SOFT_MAX_LOCATIONS], io_out[EG_SOFT_MAX_LOCATIONS];
+    int64_t clip_x0, clip_y0, clip_x1, clip_y1;   /* pixels, exclusive end */
+    uint32_t index;                               /* 0 = the submitting thread */
+    uint32_t copy_blocks;                         /* blocks shaded without the VM (copy class) */
+} eg_soft_worker_t;
 
-/** Rasterizes and shades one window-space triangle (any winding; culling done here). */
-void eg_soft_raster_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t);
+/** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
+extern eg_soft_worker_t eg_soft_worker_main;
+
+/** Rasterizes and shades one window-space triangle (any winding; culling done here), touching
+ *  only pixels inside the scissor and w's clip rectangle. */
+void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t);
+
+/* ---- between setup/walk (soft_raster.c) and the block pipeline (soft_raster_shade.c) ---- */
+
+/** Edge functions of one triangle: E_i(X, Y) = A X + B Y + C in subpixel units, covered when
+ *  >= 0 (top-left rule folded into C). */
+typedef struct eg_soft_setup {
+    int64_t A[3], B[3], C[3];
+    float inv_area2;                   /* 1 / E_i(V_i) (twice the area, subpixel units) */
+    bool front;
+} eg_soft_setup_t;
+
+/** One triangle being rasterized by one worker. */
+typedef struct eg_soft_frag {
+    eg_soft_worker_t *w;
+    const eg_soft_pass_state_t *ps;
+    const struct eg_soft_raster_pipeline *rs;
+    const eg_soft_tri_t *t;
+    eg_soft_setup_t s;
+    float z[3], dzdx, dzdy, bias;
+    const int32_t *sx, *sy;            /* sample positions, 1/256 px */
+    uint32_t samples;
+} eg_soft_frag_t;
+
+/** Depth plane and depth bias of f's triangle (after f->s is set up). */
+void eg_soft_depth_setup(eg_soft_frag_t *f);
+/** The fragment pipeline for one 4x4 block at (bx, by) with per-sample coverage `cov`. */
+void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
 
 /** Fixed-point snapping used by setup (exposed for tests). */
 int32_t eg_soft_snap(float v);

@@ -537,15 +537,15 @@ EG_TEST(draw, fast_path_matches_vm)
     const WGPUBlendState *modes[2] = { NULL, &bl };
     for (int m = 0; m < 2; m++) {
         uint8_t fast[W * W * 4], slow[W * W * 4];
-        uint32_t before = eg_soft_raster_copy_blocks;
+        uint32_t before = eg_soft_raster_copy_blocks();
         EG_ASSERT(render_tris(&f, modes[m], fast));
-        EG_EXPECT(eg_soft_raster_copy_blocks > before);
+        EG_EXPECT(eg_soft_raster_copy_blocks() > before);
         eg_soft_raster_fast_paths = false;
-        before = eg_soft_raster_copy_blocks;
+        before = eg_soft_raster_copy_blocks();
         bool ok = render_tris(&f, modes[m], slow);
         eg_soft_raster_fast_paths = true;
         EG_ASSERT(ok);
-        EG_EXPECT(eg_soft_raster_copy_blocks == before);
+        EG_EXPECT(eg_soft_raster_copy_blocks() == before);
         EG_EXPECT(memcmp(fast, slow, sizeof fast) == 0);
     }
     EG_EXPECT_NO_ERROR();

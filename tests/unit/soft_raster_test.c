@@ -248,7 +248,7 @@ static void ds_tri(ds_fixture_t *f, float x0, float y0, float x1, float y1, floa
 {
     eg_soft_tri_t t = { { x0, x1, x2 }, { y0, y1, y2 }, { z, z, z }, { 1, 1, 1 },
                         { &f->v, &f->v, &f->v }, &f->v, true };
-    eg_soft_raster_triangle(&f->ps, &t);
+    eg_soft_raster_triangle(&eg_soft_worker_main, &f->ps, &t);
 }
 
 EG_TEST(soft_raster, depth_stencil_triangle)
@@ -340,10 +340,10 @@ EG_TEST(soft_raster, depth_bias)
     f.rs.depth_bias_units = 0.0f;
     f.rs.depth_bias_slope = 2.0f;
     eg_soft_tri_t t = { { 0, 0, 8 }, { -1, 20, -1 }, { 0, 0, 1 }, { 1, 1, 1 }, { &f.v, &f.v, &f.v }, &f.v, true };
-    eg_soft_raster_triangle(&f.ps, &t);
+    eg_soft_raster_triangle(&eg_soft_worker_main, &f.ps, &t);
     EG_EXPECT(near(f.depth[0], 0.3125f));
     f.rs.depth_bias_clamp = 0.125f;
-    eg_soft_raster_triangle(&f.ps, &t);
+    eg_soft_raster_triangle(&eg_soft_worker_main, &f.ps, &t);
     EG_EXPECT(near(f.depth[0], 0.1875f));
 }
 #endif

@@ -1,0 +1,300 @@
+/* hal/soft per-block fragment pipeline: depth/stencil, interpolation, shading, blend and store.
+ *
+ * soft_raster.c walks a triangle in 4x4 blocks and calls eg_soft_shade_block for each block
+ * with coverage; everything here works on one block of one worker (soft_raster.h).
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+
+static inline eg_soft_mask_t quad_expand(eg_soft_mask_t m)
+{
+    eg_soft_mask_t out = 0;
+    for (uint32_t b = 0; b < 16u; b += (b & 2u) ? 6u : 2u)   /* quad bases 0, 2, 8, 10 */
+        if (m & (0x33u << b)) out |= 0x33u << b;
+    return out;
+}
+
+/* ---- depth / stencil on one block ---- */
+
+/* Lanes where a[l] <compare> b[l]: the switch runs once per block, the loops are branch-free. */
+static eg_soft_mask_t compare_mask(uint32_t compare, const float *a, const float *b)
+{
+    eg_soft_mask_t m = 0;
+    uint32_t l;
+    switch (compare) {
+    case WGPUCompareFunction_Never:        return 0;
+    case WGPUCompareFunction_Less:         for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] < b[l]) << l; break;
+    case WGPUCompareFunction_Equal:        for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] == b[l]) << l; break;
+    case WGPUCompareFunction_LessEqual:    for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] <= b[l]) << l; break;
+    case WGPUCompareFunction_Greater:      for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] > b[l]) << l; break;
+    case WGPUCompareFunction_NotEqual:     for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] != b[l]) << l; break;
+    case WGPUCompareFunction_GreaterEqual: for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] >= b[l]) << l; break;
+    default:                               return EG_SOFT_ALL_LANES;
+    }
+    return m;
+}
+
+/* Depth without stencil, the common case: per sample, gather, one compare_mask, scatter. */
+static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
+                       eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_target_t *d = &f->ps->fb->depth;
+    bool dw = rs->depth_write && !f->ps->fb->depth_read_only;
+    bool d16 = d->block_B == 2u;
+    float lo = f->ps->vp_min_z, hi = f->ps->vp_max_z;
+    uint8_t *blk = d->base + (size_t)by * d->row_pitch_B + (size_t)bx * d->elem_B;
+    for (uint32_t s = 0; s < f->samples; s++) {
+        if (!cov[s]) continue;
+        float off = f->dzdx * (float)(f->sx[s] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[s] - 128) * (1.0f / 256.0f);
+        float z[EG_SOFT_LANES], st[EG_SOFT_LANES];
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            float v = zc[l] + off;
+            v = v < lo ? lo : v > hi ? hi : v;   /* NaN stays NaN and fails every compare */
+            if (d16) v = (float)(uint32_t)((v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f) * 65535.0f + 0.5f);
+            z[l] = v;
+            st[l] = 0.0f;
+        }
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            if (!(cov[s] >> l & 1u)) continue;
+            const uint8_t *p = blk + (size_t)(l >> 2) * d->row_pitch_B + (size_t)(l & 3u) * d->elem_B + (size_t)s * d->block_B;
+            if (d16) st[l] = (float)((uint32_t)p[0] | (uint32_t)p[1] << 8);
+            else eg_memcpy(&st[l], p, 4);
+        }
+        cov[s] &= compare_mask(rs->depth_compare, z, st);
+        if (!dw) continue;
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            if (!(cov[s] >> l & 1u)) continue;
+            uint8_t *p = blk + (size_t)(l >> 2) * d->row_pitch_B + (size_t)(l & 3u) * d->elem_B + (size_t)s * d->block_B;
+            if (d16) { uint32_t q = (uint32_t)z[l]; p[0] = (uint8_t)q; p[1] = (uint8_t)(q >> 8); }
+            else eg_memcpy(p, &z[l], 4);
+        }
+    }
+}
+
+static void ds_test(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
+                    eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    if (!rs->depth_test && !rs->stencil_test) return;
+    if (!rs->stencil_test) {
+        if (fb->depth.base) depth_only(f, bx, by, zc, cov);
+        return;
+    }
+    const eg_soft_stencil_face_t *face = &rs->stencil[f->t->is_polygon && !f->s.front ? 1 : 0];
+    uint8_t ref = (uint8_t)f->ps->stencil_ref, rm = rs->stencil_read_mask, wm = rs->stencil_write_mask;
+    bool sw = rs->stencil_test && !fb->stencil_read_only && fb->stencil.base;
+    bool dw = rs->depth_write && !fb->depth_read_only && fb->depth.base;
+    bool d16 = fb->depth.block_B == 2u;
+    for (uint32_t s = 0; s < f->samples; s++) {
+        float off = f->dzdx * (float)(f->sx[s] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[s] - 128) * (1.0f / 256.0f);
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            if (!(cov[s] >> l & 1u)) continue;
+            uint32_t x = bx + (l & 3u), y = by + (l >> 2);
+            uint8_t *sp = NULL, sv = 0, nsv;
+            if (rs->stencil_test && fb->stencil.base) {
+                sp = fb->stencil.base + (size_t)y * fb->stencil.row_pitch_B + (size_t)x * fb->stencil.elem_B + s;
+                sv = *sp;
+            }
+            bool pass = !rs->stencil_test || eg_soft_compare(face->compare, (float)(ref & rm), (float)(sv & rm));
+            if (!pass) {
+                nsv = eg_soft_stencil_op(face->fail, sv, ref);
+            } else if (rs->depth_test && fb->depth.base) {
+                uint8_t *dp = fb->depth.base + (size_t)y * fb->depth.row_pitch_B + (size_t)x * fb->depth.elem_B +
+                              (size_t)s * fb->depth.block_B;
+                float z = zc[l] + off;
+                float lo = f->ps->vp_min_z, hi = f->ps->vp_max_z;
+                z = z < lo ? lo : z > hi ? hi : z;   /* NaN stays NaN and fails every compare */
+                float stored;
+                uint32_t q = 0;
+                if (d16) {
+                    q = (uint32_t)((z > 0.0f ? (z < 1.0f ? z : 1.0f) : 0.0f) * 65535.0f + 0.5f);
+                    z = (float)q;
+                    stored = (float)((uint32_t)dp[0] | (uint32_t)dp[1] << 8);
+                } else {
+                    eg_memcpy(&stored, dp, 4);
+                }
+                pass = eg_soft_compare(rs->depth_compare, z, stored);
+                if (pass && dw) {
+                    if (d16) { dp[0] = (uint8_t)q; dp[1] = (uint8_t)(q >> 8); }
+                    else eg_memcpy(dp, &z, 4);
+                }
+                nsv = eg_soft_stencil_op(pass ? face->pass : face->depth_fail, sv, ref);
+            } else {
+                nsv = eg_soft_stencil_op(face->pass, sv, ref);
+            }
+            if (sp && sw) *sp = (uint8_t)((sv & ~wm) | (nsv & wm));
+            if (!pass) cov[s] &= ~(1u << l);
+        }
+    }
+}
+
+/* ---- interpolation ---- */
+
+/* Barycentrics at the pixel centres of the block: l[i][lane] screen-linear, p[i][lane]
+ * perspective-corrected weights of vertices 1 and 2; w1[lane] = interpolated 1/w
+ * (FragCoord.w). Attributes are a0 + w1 (a1 - a0) + w2 (a2 - a0), so a constant attribute
+ * interpolates to exactly itself. */
+typedef struct bary {
+    float l[2][EG_SOFT_LANES], p[2][EG_SOFT_LANES], w1[EG_SOFT_LANES];
+} bary_t;
+
+/* Lane offsets inside a 4x4 block, as floats (x = lane & 3, y = lane >> 2). */
+static const float lane_fx[EG_SOFT_LANES] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
+static const float lane_fy[EG_SOFT_LANES] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 };
+
+/* All 16 lanes, branch-free so the compiler vectorises it: the block origin's barycentrics
+ * come exactly from the 64-bit edge values, lanes step from there by the per-pixel gradients
+ * (the same float operations in the same order on every CPU). */
+static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b)
+{
+    const eg_soft_setup_t *s = &f->s;
+    int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    float e1 = (float)(s->A[1] * X + s->B[1] * Y + s->C[1]) * s->inv_area2;
+    float e2 = (float)(s->A[2] * X + s->B[2] * Y + s->C[2]) * s->inv_area2;
+    float d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
+    float d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2, d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
+    float iw0 = f->t->invw[0], iw1 = f->t->invw[1], iw2 = f->t->invw[2];
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        float l1 = e1 + lane_fx[l] * d1x + lane_fy[l] * d1y;
+        float l2 = e2 + lane_fx[l] * d2x + lane_fy[l] * d2y;
+        float l0 = 1.0f - l1 - l2;
+        b->l[0][l] = l1; b->l[1][l] = l2;
+        float q0 = l0 * iw0, q1 = l1 * iw1, q2 = l2 * iw2;
+        float w1 = q0 + q1 + q2;
+        float r = 1.0f / w1;   /* w > 0 after clipping; only far helper lanes can see 0 */
+        b->p[0][l] = q1 * r; b->p[1][l] = q2 * r;
+        b->w1[l] = w1;
+    }
+}
+
+static void interpolate(const eg_soft_frag_t *f, const bary_t *b)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_tri_t *t = f->t;
+    for (uint32_t j = 0; j < rs->nvary; j++) {
+        float *dst = f->w->io_in[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
+        if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) {
+            float v = t->prov->var[j];
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = v;
+            continue;
+        }
+        const float (*w)[EG_SOFT_LANES] = rs->vary_interp[j] == EG_SOFT_INTERP_LINEAR ? b->l : b->p;
+        float a0 = t->v[0]->var[j], d1 = t->v[1]->var[j] - a0, d2 = t->v[2]->var[j] - a0;
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0 + w[0][l] * d1 + w[1][l] * d2;
+    }
+}
+
+/* ---- color output ---- */
+
+static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    for (uint32_t i = 0; i < rs->rt_count && i < fb->color_count; i++) {
+        const eg_soft_blend_t *b = &rs->blend[i];
+        const eg_soft_target_t *t = &fb->color[i];
+        if (!b->wmask || !t->base) continue;
+        uint8_t *blk = t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B;
+        for (uint32_t s = 0; s < f->samples; s++) {
+            if (!cov[s]) continue;
+            if (b->enabled) {
+                eg_soft_vec4_t dst;
+                if (cov[s] != EG_SOFT_ALL_LANES) eg_memset(&dst, 0, sizeof dst);   /* keep unused lanes finite */
+                rs->fmt[i].unpack(t, blk + (size_t)s * t->block_B, cov[s], &dst);
+                eg_soft_blend_block(b, f->ps->blend_constant, rs->fmt[i].clamp01, &f->w->io_out[i], &dst, cov[s]);
+                rs->fmt[i].pack(t, blk + (size_t)s * t->block_B, cov[s], &dst, b->wmask);
+            } else {
+                rs->fmt[i].pack(t, blk + (size_t)s * t->block_B, cov[s], &f->w->io_out[i], b->wmask);
+            }
+        }
+    }
+}
+
+/* ---- one block ---- */
+
+bool eg_soft_raster_fast_paths = true;
+
+/* The VM's effect for a copy-class program (soft_vm_classify.c), all lanes: the same bits it
+ * would commit on the active lanes; other lanes are never stored. */
+static void copy_shade(const eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t *dst = f->w->io_out[0].c[c].u;
+        uint32_t src = rs->copy.src[c];
+        if (src & EG_SOFT_COPY_CONST) {
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = rs->copy.const_bits[c];
+        } else {
+            const uint32_t *in = f->w->io_in[src >> 2].c[src & 3u].u;
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = in[l];
+        }
+    }
+}
+
+void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    eg_soft_mask_t pix = 0;
+    for (uint32_t s = 0; s < f->samples; s++) {
+        if (!(rs->sample_mask >> s & 1u)) cov[s] = 0;
+        pix |= cov[s];
+    }
+    if (!pix) return;
+    eg_soft_mask_t lanes = rs->fs ? quad_expand(pix) : pix;
+    bary_t b;
+    barycentrics(f, bx, by, &b);
+    float zc[EG_SOFT_LANES], zd1 = f->z[1] - f->z[0], zd2 = f->z[2] - f->z[0];
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = f->z[0] + b.l[0][l] * zd1 + b.l[1][l] * zd2 + f->bias;
+    if (rs->early_z) {
+        ds_test(f, bx, by, zc, cov);
+        pix = 0;
+        for (uint32_t s = 0; s < f->samples; s++) pix |= cov[s];
+        if (!pix || !rs->fs) return;
+        lanes = quad_expand(pix);
+    }
+    interpolate(f, &b);
+    if (rs->fs_copy && eg_soft_raster_fast_paths) {
+        copy_shade(f);
+        f->w->copy_blocks++;
+        for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
+        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        write_colors(f, bx, by, cov);
+        return;
+    }
+    eg_soft_invocation_t inv;
+    inv.in = f->w->io_in;
+    inv.out = f->w->io_out;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        inv.position.c[0].f[l] = (float)(bx + (l & 3u)) + 0.5f;
+        inv.position.c[1].f[l] = (float)(by + (l >> 2)) + 0.5f;
+        inv.position.c[2].f[l] = zc[l];
+        inv.position.c[3].f[l] = b.w1[l];
+    }
+    inv.front_facing = (!f->t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
+    inv.helper = lanes & ~pix;
+    inv.active = lanes;
+    eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
+    eg_soft_mask_t alive = inv.active & pix;
+    if (rs->fsi->writes_depth) {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = inv.frag_depth.f[l];
+        f->dzdx = f->dzdy = 0.0f;   /* FragDepth is per pixel: every sample takes it */
+    }
+    if (rs->alpha_to_coverage) {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            float a = f->w->io_out[0].c[3].f[l];
+            a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+            uint32_t n = (uint32_t)(a * (float)f->samples + 0.5f);
+            for (uint32_t s = n; s < f->samples; s++) cov[s] &= ~(1u << l);
+        }
+    }
+    for (uint32_t s = 0; s < f->samples; s++) cov[s] &= alive;
+    if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+    write_colors(f, bx, by, cov);
+}
+
+#endif /* EMGPU_HAL_SOFT */
