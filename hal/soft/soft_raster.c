@@ -191,6 +191,7 @@ void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     int64_t py0 = max64(max64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0), w->clip_y0);
     int64_t py1 = min64(min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1), w->clip_y1);
     if (px0 >= px1 || py0 >= py1) return;
+    if (eg_soft_raster_fast_paths && eg_soft_span_triangle(&f, px0, px1, py0, py1)) return;
     walk_blocks(&f, px0, px1, py0, py1);
 }
 

@@ -247,6 +247,10 @@ typedef struct eg_soft_frag {
 void eg_soft_depth_setup(eg_soft_frag_t *f);
 /** The fragment pipeline for one 4x4 block at (bx, by) with per-sample coverage `cov`. */
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
+/** The span fast path (soft_span.c): fills f's triangle over the pixel rectangle
+ *  [px0, px1) x [py0, py1) (already clipped to scissor and worker) and returns true, or returns
+ *  false without touching anything when the triangle/pipeline does not qualify. */
+bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t py0, int64_t py1);
 
 /** Fixed-point snapping used by setup (exposed for tests). */
 int32_t eg_soft_snap(float v);
