@@ -233,6 +233,7 @@ uint32_t eg_bind_group_uses(const struct WGPUBindGroupImpl *bg, eg_bind_use_t *o
                 u->kind = EG_TRACK_KIND_BUFFER;
                 u->dynamic = l->has_dynamic_offset;
                 u->index = (uint16_t)eg_pool_index(eg_pool_of(e->buffer, EG_KIND_BUFFER), e->buffer);
+                u->destroyed = e->buffer->obj.destroyed;
                 u->use = l->buffer_type == WGPUBufferBindingType_Uniform ? EG_TRACK_BUF_UNIFORM
                        : l->buffer_type == WGPUBufferBindingType_ReadOnlyStorage ? EG_TRACK_BUF_STORAGE_READ
                                                                                  : EG_TRACK_BUF_STORAGE_WRITE;
@@ -243,6 +244,7 @@ uint32_t eg_bind_group_uses(const struct WGPUBindGroupImpl *bg, eg_bind_use_t *o
                 const struct WGPUTextureViewImpl *tv = e->view;
                 u->kind = EG_TRACK_KIND_TEXTURE;
                 u->index = (uint16_t)eg_pool_index(eg_pool_of(tv->texture, EG_KIND_TEXTURE), tv->texture);
+                u->destroyed = tv->texture->obj.destroyed;
                 u->use = e->kind == EG_BINDING_TEXTURE ? EG_TRACK_TEX_SAMPLED
                        : l->access == WGPUStorageTextureAccess_ReadOnly ? EG_TRACK_TEX_STORAGE_READ
                                                                         : EG_TRACK_TEX_STORAGE_WRITE;

@@ -40,6 +40,8 @@ typedef struct eg_bind_use {
     uint8_t  dynamic;         /* buffer entry with a dynamic offset: add it to offset_B */
     uint16_t index;           /* pool slot index of the buffer or of the view's texture */
     uint16_t use;             /* one EG_TRACK_BUF_* or EG_TRACK_TEX_* bit */
+    uint8_t  destroyed;       /* the buffer/texture was destroyed: it is no longer tracked, and
+                               * queue.submit rejects the command buffer (spec) */
     uint32_t entry;           /* index into bg->entries (and layout->entries) */
     uint64_t offset_B, size_B;/* buffers: bound range */
     eg_track_range_t range;   /* textures: the view's subresources; buffers {0,1,0,1} */

@@ -98,9 +98,12 @@ static bool scope_fail(eg_pass_t *p, const eg_vctx_t *v, const eg_track_error_t 
     return false;
 }
 
+/* A destroyed resource has left the tracker (its memory is gone), so it is not merged into the
+ * scope; spec queue.submit() rejects the command buffer ("destroyed ... used in submit",
+ * command_buffer.c), which is where the error belongs. */
 bool eg_pass_use_buffer(eg_pass_t *p, const eg_vctx_t *v, const eg_buffer_t *b, uint16_t use)
 {
-    if (!p->enc->tracking || !p->owns_lock)
+    if (!p->enc->tracking || !p->owns_lock || b->obj.destroyed)
         return true;
     eg_track_error_t err;
     if (eg_track_buffer_merge(&p->enc->scope, eg_pass_slot_index(b, EG_KIND_BUFFER), use, &err) != EG_TRACK_OK)
@@ -111,7 +114,7 @@ bool eg_pass_use_buffer(eg_pass_t *p, const eg_vctx_t *v, const eg_buffer_t *b, 
 bool eg_pass_use_texture(eg_pass_t *p, const eg_vctx_t *v, const eg_texture_t *t,
                          const eg_track_range_t *range, uint16_t use)
 {
-    if (!p->enc->tracking || !p->owns_lock)
+    if (!p->enc->tracking || !p->owns_lock || t->obj.destroyed)
         return true;
     eg_track_error_t err;
     if (eg_track_texture_merge(&p->enc->scope, eg_pass_slot_index(t, EG_KIND_TEXTURE), range, use,
@@ -129,6 +132,7 @@ bool eg_pass_use_bind_group(eg_pass_t *p, const eg_vctx_t *v, const eg_bind_grou
     if (n > EMGPU_MAX_BINDINGS_PER_GROUP)
         n = EMGPU_MAX_BINDINGS_PER_GROUP;
     for (uint32_t i = 0; i < n; i++) {
+        if (uses[i].destroyed) continue;   /* see eg_pass_use_buffer */
         eg_track_error_t err;
         eg_track_status_t st = uses[i].kind == EG_TRACK_KIND_BUFFER
             ? eg_track_buffer_merge(&p->enc->scope, uses[i].index, uses[i].use, &err)

@@ -154,3 +154,105 @@ EG_TEST(submit, tracker_places_barriers)
     wgpuTextureRelease(t);
     eg_test_device_release();
 }
+
+/* Spec queue.submit(): a texture used by the command buffer (here as a render attachment, the
+ * path that only references it through a view) must not be destroyed: a validation error that
+ * names it, and nothing executes. */
+EG_TEST(submit, destroyed_attachment_texture_used_in_submit)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUTexture t = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 4, 4, 1, 1, 1, WGPUTextureUsage_RenderAttachment);
+    WGPUTextureView v = wgpuTextureCreateView(t, NULL);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = v;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDescriptor pd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    pd.colorAttachmentCount = 1;
+    pd.colorAttachments = &c;
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassEncoder p = wgpuCommandEncoderBeginRenderPass(e, &pd);
+    wgpuRenderPassEncoderEnd(p);
+    wgpuRenderPassEncoderRelease(p);
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(e, NULL);
+    wgpuCommandEncoderRelease(e);
+    EG_EXPECT_NO_ERROR();
+    wgpuTextureDestroy(t);
+    wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, CMDBUF_RESOURCE_STATE, "destroyed texture");
+    wgpuCommandBufferRelease(cb);
+    wgpuTextureViewRelease(v);
+    wgpuTextureRelease(t);
+    eg_test_device_release();
+}
+
+EG_TEST(submit, attachment_texture_destroyed_before_recording)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUTexture t = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 4, 4, 1, 1, 1, WGPUTextureUsage_RenderAttachment);
+    WGPUTextureView v = wgpuTextureCreateView(t, NULL);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = v;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDescriptor pd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    pd.colorAttachmentCount = 1;
+    pd.colorAttachments = &c;
+    wgpuTextureDestroy(t);                        /* before the pass is even recorded */
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassEncoder p = wgpuCommandEncoderBeginRenderPass(e, &pd);
+    wgpuRenderPassEncoderEnd(p);
+    wgpuRenderPassEncoderRelease(p);
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(e, NULL);
+    wgpuCommandEncoderRelease(e);
+    wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, CMDBUF_RESOURCE_STATE, "destroyed texture");
+    wgpuCommandBufferRelease(cb);
+    wgpuTextureViewRelease(v);
+    wgpuTextureRelease(t);
+    eg_test_device_release();
+}
+
+/* The same rule through a bind group: a storage buffer destroyed before the compute pass that
+ * binds it is recorded. Recording and Finish succeed; queue.submit is the validation error. */
+EG_TEST(submit, bind_group_buffer_destroyed_before_recording)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUBindGroupLayoutEntry le = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+    le.binding = 0;
+    le.visibility = WGPUShaderStage_Compute;
+    le.buffer.type = WGPUBufferBindingType_Storage;
+    WGPUBindGroupLayoutDescriptor ld = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+    ld.entryCount = 1;
+    ld.entries = &le;
+    WGPUBindGroupLayout bgl = wgpuDeviceCreateBindGroupLayout(d, &ld);
+    WGPUBuffer b = t_buffer(d, WGPUBufferUsage_Storage, 16);
+    WGPUBindGroupEntry be = WGPU_BIND_GROUP_ENTRY_INIT;
+    be.binding = 0;
+    be.buffer = b;
+    be.size = 16;
+    WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    bd.layout = bgl;
+    bd.entryCount = 1;
+    bd.entries = &be;
+    WGPUBindGroup bg = wgpuDeviceCreateBindGroup(d, &bd);
+    wgpuBufferDestroy(b);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPUComputePassEncoder p = wgpuCommandEncoderBeginComputePass(e, NULL);
+    wgpuComputePassEncoderSetBindGroup(p, 0, bg, 0, NULL);
+    wgpuComputePassEncoderEnd(p);
+    wgpuComputePassEncoderRelease(p);
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(e, NULL);
+    wgpuCommandEncoderRelease(e);
+    EG_EXPECT_NO_ERROR();
+    wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, CMDBUF_RESOURCE_STATE, "destroyed buffer");
+    wgpuCommandBufferRelease(cb);
+    wgpuBindGroupRelease(bg);
+    wgpuBufferRelease(b);
+    wgpuBindGroupLayoutRelease(bgl);
+    eg_test_device_release();
+}
