@@ -21,6 +21,7 @@
 
 #include "hal/gles/gl_internal.h"
 #include "kernel/api/shader_module.h"
+#include "kernel/shader/spirv_polyfill.h"
 #include "kernel/base/fmt.h"
 #include "kernel/base/log.h"
 #include "port/port.h"
@@ -324,52 +325,47 @@ static GLuint compile_glsl(const char *src, eg_shader_stage_t stage)
     return sh;
 }
 
-/* SPIR-V OpSMod (glslang's `%` on ints) takes the divisor's sign; SPIRV-Cross emits it as GLSL
- * `%`, whose result GLSL ES leaves undefined for negative operands (llvmpipe returns garbage).
- * OpSRem is emitted as a - b * (a / b), which is defined (division truncates), so each
- *   r = OpSMod a b   becomes   t = OpSRem a b; u = OpIAdd t b; r = OpSRem u b
- * (t + b moves t into the divisor's sign range; the second remainder folds it back; t + b can
- * wrap only when |b| is within |t| of 2^31). The rewritten copy lives in a static scratch. */
+/* Integer division and remainder: GLSL ES leaves `/` undefined for a zero divisor and `%` for
+ * negative operands (llvmpipe returns garbage), WGSL defines both. The module goes through the
+ * shared polyfill (kernel/shader/spirv_polyfill.c, the same rewrite the Vulkan backend uses), so
+ * every backend gives WGSL's answers. The rewritten copy lives in a static scratch, with room
+ * left for lower_query_levels (4 + 4 words per textureQueryLevels uniform). */
 #define EG_GL_SMOD_WORDS (EMGPU_MAX_SPIRV_WORDS * 2u)
 #define EG_GL_MAX_LEVEL_VARS 8u   /* textureQueryLevels uniforms per stage */
+#define EG_GL_LEVEL_WORDS (4u + 4u * EG_GL_MAX_LEVEL_VARS)
 static uint32_t g_words[EG_GL_SMOD_WORDS];
 
-static const uint32_t *lower_smod(const uint32_t *code, uint32_t n, uint32_t *out_n, bool *copy)
+static bool is_int_div(uint32_t op)
 {
-    uint32_t count = 0, levels = 0;
+    return op == SpvOpSDiv || op == SpvOpUDiv || op == SpvOpSRem || op == SpvOpSMod || op == SpvOpUMod;
+}
+
+static const uint32_t *lower_int_div(const uint32_t *code, uint32_t n, uint32_t *out_n, bool *copy)
+{
+    uint32_t divs = 0, levels = 0;
     for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (code[i] >> 16); i += code[i] >> 16) {
-        count += (code[i] & 0xFFFFu) == SpvOpSMod && (code[i] >> 16) == 5u;
+        divs += is_int_div(code[i] & 0xFFFFu);
         levels += (code[i] & 0xFFFFu) == SpvOpImageQueryLevels;
     }
     *out_n = n;
-    *copy = count || levels;
+    *copy = divs || levels;
     if (!*copy) return code;
-    if (n + count * 10u + 4u + 4u * EG_GL_MAX_LEVEL_VARS > EG_GL_SMOD_WORDS) {
-        shader_error("%u OpSMod need %u words of scratch, more than 2 * EMGPU_MAX_SPIRV_WORDS = %u",
-                     (unsigned)count, (unsigned)(n + count * 10u), (unsigned)EG_GL_SMOD_WORDS);
+    uint32_t cap = EG_GL_SMOD_WORDS - EG_GL_LEVEL_WORDS;
+    if (!divs) {
+        if (n > cap) {
+            shader_error("module of %u words needs scratch above 2 * EMGPU_MAX_SPIRV_WORDS - %u = %u",
+                         (unsigned)n, (unsigned)EG_GL_LEVEL_WORDS, (unsigned)cap);
+            return NULL;
+        }
+        eg_memcpy(g_words, code, n * sizeof *code);
+        return g_words;
+    }
+    eg_spirv_polyfill_result_t r;
+    if (!eg_spirv_polyfill_int_div(code, n, g_words, cap, &r)) {
+        shader_error("integer division rewrite: %s", r.message);
         return NULL;
     }
-    eg_memcpy(g_words, code, EG_SPIRV_HEADER_WORDS * sizeof *code);
-    uint32_t o = EG_SPIRV_HEADER_WORDS, bound = code[3];
-    for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n;) {
-        uint32_t len = code[i] >> 16;
-        if (!len) break;
-        if ((code[i] & 0xFFFFu) == SpvOpSMod && len == 5u) {
-            uint32_t rt = code[i + 1], res = code[i + 2], a = code[i + 3], b = code[i + 4];
-            uint32_t t = bound++, u = bound++;
-            const uint32_t seq[15] = { (5u << 16) | SpvOpSRem, rt, t, a, b,
-                                       (5u << 16) | SpvOpIAdd, rt, u, t, b,
-                                       (5u << 16) | SpvOpSRem, rt, res, u, b };
-            eg_memcpy(g_words + o, seq, sizeof seq);
-            o += 15u;
-        } else {
-            eg_memcpy(g_words + o, code + i, len * sizeof *code);
-            o += len;
-        }
-        i += len;
-    }
-    g_words[3] = bound;
-    *out_n = o;
+    *out_n = r.word_count;
     return g_words;
 }
 
@@ -487,7 +483,7 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
     const char *src = NULL;
     uint32_t words = 0;
     bool copied = false;
-    const uint32_t *code = lower_smod(sm->code, sm->word_count, &words, &copied);
+    const uint32_t *code = lower_int_div(sm->code, sm->word_count, &words, &copied);
     g_lv.count = 0;
     if (code && copied && !lower_query_levels(g_words, &words)) code = NULL;
     if (code && sx.spvc_context_parse_spirv(ctx, code, words, &ir) == SPVC_SUCCESS &&
