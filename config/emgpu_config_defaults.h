@@ -50,6 +50,33 @@
 #define EMGPU_PORT_HAS_ENV 1
 #endif
 
+/* Desktop simulator (examples/sim, hosted boards with X11; helper x11): the board's panel shown
+ * in an X11 window, so firmware UI code that presents to a WGPUEmgpuSurfaceSourceMemoryPanel runs
+ * unchanged on the desktop. These are the defaults of eg_sim_config_default(); the simulator's
+ * static panel memory is sized by EMGPU_SIM_PANEL_W x EMGPU_SIM_PANEL_H x 4 bytes (a run-time
+ * configuration may be smaller, never larger). Bare-metal boards never compile the simulator. */
+/** Panel width and height in pixels (the demo's dashboard is 800x480). */
+#ifndef EMGPU_SIM_PANEL_W
+#define EMGPU_SIM_PANEL_W 800
+#endif
+#ifndef EMGPU_SIM_PANEL_H
+#define EMGPU_SIM_PANEL_H 480
+#endif
+/** Panel layout, a WGPUEmgpuPanelFormat value: 1 RGB565, 2 BGR565, 3 RGB565BE, 4 XRGB8888,
+ *  5 ARGB8888, 6 XBGR8888, 7 ABGR8888. 16-bit formats show the panel's real quantisation. */
+#ifndef EMGPU_SIM_PANEL_FORMAT
+#define EMGPU_SIM_PANEL_FORMAT 4
+#endif
+/** Strip height in rows (strip mode with a flush per strip, as an MCU panel driver); 0 =
+ *  framebuffer mode (one flush per frame). */
+#ifndef EMGPU_SIM_STRIP_ROWS
+#define EMGPU_SIM_STRIP_ROWS 0
+#endif
+/** Window pixels per panel pixel, 1..4 (each panel pixel becomes a ZOOM x ZOOM block). */
+#ifndef EMGPU_SIM_ZOOM
+#define EMGPU_SIM_ZOOM 1
+#endif
+
 /*====================
  * POOLS (live objects per instance)
  * Each slot costs sizeof(the object's Impl struct) of RAM; `make size` prints the figures.
@@ -269,6 +296,30 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_SIMD
 #define EMGPU_SOFT_SIMD 1
 #endif
+/** Tile size of the soft rasterizer's binning (pixels, square, multiple of 4): a render pass's
+ *  triangles are binned per tile and each tile is rasterized by one worker. Smaller tiles suit
+ *  small targets and banded panels; bigger ones cost fewer bin references per triangle. */
+#ifndef EMGPU_SOFT_TILE_PX
+#define EMGPU_SOFT_TILE_PX 64
+#endif
+/** Static bin arena of the soft rasterizer (bytes): per-pass triangle records, state snapshots
+ *  and tile bins (hal/soft/soft_bin.h). When a pass's geometry does not fit, the bins are
+ *  rasterized and binning continues (never a failure); a banded surface pass that does not
+ *  fit is re-run per strip. At least 1 KiB. */
+#ifndef EMGPU_SOFT_BIN_ARENA_BYTES
+#define EMGPU_SOFT_BIN_ARENA_BYTES (512 * 1024)
+#endif
+/** Worker threads of the soft rasterizer (the submitting thread included) when the port has
+ *  threads; 1 = single-threaded. Hosted boards: the environment variable EMGPU_SOFT_THREADS
+ *  overrides it at run time (up to EMGPU_SOFT_MAX_THREADS). */
+#ifndef EMGPU_SOFT_THREADS
+#define EMGPU_SOFT_THREADS 1
+#endif
+/** Workers with static state (~9 KiB each: shader I/O, scratch vertices): the most
+ *  EMGPU_SOFT_THREADS or a run-time override can use. 1 on boards without threads. */
+#ifndef EMGPU_SOFT_MAX_THREADS
+#define EMGPU_SOFT_MAX_THREADS (EMGPU_SOFT_THREADS > 4 ? EMGPU_SOFT_THREADS : 4)
+#endif
 #endif /* EMGPU_HAL_SOFT */
 
 /*====================
@@ -373,6 +424,77 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #define EMGPU_VK_FAULT_INJECTION 1
 #endif
 #endif /* EMGPU_HAL_VULKAN */
+
+/*====================
+ * D3D12 BACKEND (hal/d3d12, board windows-x64; appended by helper d3d12)
+ *====================*/
+#if EMGPU_HAL_D3D12
+/** Bytes of one ID3D12Heap. Buffers and textures are placed resources inside heaps; a buffer can
+ *  never be larger than one heap (maxBufferSize is capped to it). */
+#ifndef EMGPU_D3D12_HEAP_BLOCK_BYTES
+#define EMGPU_D3D12_HEAP_BLOCK_BYTES (16u * 1024u * 1024u)
+#endif
+/** Heaps per kind (buffers, upload, readback, textures, render targets), created on first need
+ *  and kept until the device goes. 1..32. Full = OutOfMemory naming this knob. */
+#ifndef EMGPU_D3D12_HEAP_BLOCKS
+#define EMGPU_D3D12_HEAP_BLOCKS 8
+#endif
+/** Allocator records per heap (bounded metadata, 16 B each). */
+#ifndef EMGPU_D3D12_HEAP_RECORDS_PER_BLOCK
+#define EMGPU_D3D12_HEAP_RECORDS_PER_BLOCK 256
+#endif
+/** Staging belt: chunk bytes and chunk count (upload heap; recycled by fence value). */
+#ifndef EMGPU_D3D12_STAGING_CHUNK_BYTES
+#define EMGPU_D3D12_STAGING_CHUNK_BYTES (1024u * 1024u)
+#endif
+#ifndef EMGPU_D3D12_STAGING_CHUNKS
+#define EMGPU_D3D12_STAGING_CHUNKS 4
+#endif
+/** Command allocators in the submission ring; a Submit waits for the oldest when all are busy. */
+#ifndef EMGPU_D3D12_COMMAND_RING
+#define EMGPU_D3D12_COMMAND_RING 4
+#endif
+/** CPU descriptor heaps: CBV/SRV/UAV views (also the size of every free list), samplers,
+ *  render-target and depth-stencil views. */
+#ifndef EMGPU_D3D12_VIEW_DESCRIPTORS
+#define EMGPU_D3D12_VIEW_DESCRIPTORS 1024
+#endif
+#ifndef EMGPU_D3D12_SAMPLER_DESCRIPTORS
+#define EMGPU_D3D12_SAMPLER_DESCRIPTORS 256
+#endif
+#ifndef EMGPU_D3D12_RTV_DESCRIPTORS
+#define EMGPU_D3D12_RTV_DESCRIPTORS 256
+#endif
+#ifndef EMGPU_D3D12_DSV_DESCRIPTORS
+#define EMGPU_D3D12_DSV_DESCRIPTORS 64
+#endif
+/** Shader-visible heaps that hold bind groups (descriptor tables): CBV/SRV/UAV descriptors and
+ *  samplers (D3D12 allows at most 2048 shader-visible samplers), and the allocator records that
+ *  bound how many bind groups can live at once. */
+#ifndef EMGPU_D3D12_GPU_VIEW_DESCRIPTORS
+#define EMGPU_D3D12_GPU_VIEW_DESCRIPTORS 4096
+#endif
+#ifndef EMGPU_D3D12_GPU_SAMPLER_DESCRIPTORS
+#define EMGPU_D3D12_GPU_SAMPLER_DESCRIPTORS 1024
+#endif
+#ifndef EMGPU_D3D12_BIND_GROUP_RECORDS
+#define EMGPU_D3D12_BIND_GROUP_RECORDS 512
+#endif
+/** 1: enable the D3D12 debug layer and read its info queue (also env EMGPU_D3D12_VALIDATION=1
+ *  on hosted ports). Messages are logged and counted. */
+#ifndef EMGPU_D3D12_VALIDATION
+#define EMGPU_D3D12_VALIDATION 0
+#endif
+/** 1: every fallible D3D12 call can be made to fail by tests (hal/d3d12/d3d_fault.h). */
+#ifndef EMGPU_D3D12_FAULT_INJECTION
+#define EMGPU_D3D12_FAULT_INJECTION 1
+#endif
+_Static_assert(EMGPU_D3D12_SAMPLER_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS &&
+               EMGPU_D3D12_RTV_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS &&
+               EMGPU_D3D12_DSV_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS,
+               "EMGPU_D3D12_VIEW_DESCRIPTORS sizes every descriptor free list: it must be the largest");
+_Static_assert(EMGPU_D3D12_GPU_SAMPLER_DESCRIPTORS <= 2048, "EMGPU_D3D12_GPU_SAMPLER_DESCRIPTORS: at most 2048 (D3D12)");
+#endif /* EMGPU_HAL_D3D12 */
 
 /*====================
  * MEMORY BUDGET AND DEBUG

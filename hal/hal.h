@@ -41,6 +41,10 @@ typedef enum eg_status {
 typedef struct eg_hal_device eg_hal_device_t;   /* backend-defined */
 struct eg_cmd_stream;
 struct eg_hal_present;                          /* surfaces: kernel/api/surface.h */
+struct eg_hal_window;                           /* native window surfaces: end of this file */
+struct eg_hal_window_caps;
+struct eg_hal_window_config;
+struct eg_hal_swapchain;                        /* backend-defined */
 
 /* Kernel object types, defined in kernel/api/<object>.h. */
 typedef struct WGPUBufferImpl eg_buffer_t;
@@ -152,6 +156,40 @@ typedef struct eg_hal_ops {
      * (struct eg_hal_present in kernel/api/surface.h). */
     eg_status_t (*surface_present)(eg_hal_device_t *dev, const eg_texture_t *tex,
                                    const struct eg_hal_present *dst);
+
+    /* ---- native window surfaces (helper x11, session 3): OPTIONAL, all six or none. A backend
+     * with them presents WGPUSurfaceSourceXlibWindow surfaces through the driver's swapchain
+     * (Vulkan: VK_KHR_xlib_surface); without them the kernel falls back to surface_present into
+     * the port's window image (present by copy). Types at the end of this file. ---- */
+    /* What the adapter `info` can do with the window; UNAVAILABLE when it cannot present to it
+     * (no surface extension, queue without present support). */
+    eg_status_t (*window_caps)(const eg_device_info_t *info, const struct eg_hal_window *win,
+                               struct eg_hal_window_caps *caps);
+    /* (Re)creates the swapchain for cfg (validated against window_caps). *sc is the previous
+     * swapchain or NULL; on success it is replaced (the old one retired), on failure left as is. */
+    eg_status_t (*window_configure)(eg_hal_device_t *dev, const struct eg_hal_window *win,
+                                    const struct eg_hal_window_config *cfg, struct eg_hal_swapchain **sc);
+    /* Waits for the device and destroys the swapchain (no frame is acquired). */
+    void        (*window_unconfigure)(eg_hal_device_t *dev, struct eg_hal_swapchain *sc);
+    /* Acquires the next image and makes it tex's backend part (tex: the configured format, usage
+     * and size, 2D, 1 mip, 1 sample). Returns an eg_hal_frame_status_t; tex is live only for
+     * OPTIMAL and SUBOPTIMAL. */
+    uint32_t    (*window_acquire)(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex);
+    /* Queues tex's image for presentation after all submitted work; from_use is the tracker's
+     * state of tex (the transition to EG_TRACK_TEX_PRESENT starts there). eg_hal_frame_status_t. */
+    uint32_t    (*window_present)(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex,
+                                  uint16_t from_use);
+    /* Forgets the image given to tex by window_acquire (presented or dropped), so texture_destroy
+     * releases nothing the swapchain owns. */
+    void        (*window_release)(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex);
+
+    /* ---- banded panels (helper bin, session 3): OPTIONAL. Makes tex (the frame of a strip-mode
+     * memory panel: the configured format and size, 2D, 1 mip, 1 sample, usage
+     * RenderAttachment only) a banded texture with no full-frame memory: a render pass into it is
+     * rasterized strip by strip into dst's strip buffer and each strip flushed as the pass ends;
+     * surface_present then ends the frame. texture_destroy releases it. NULL: strip mode renders
+     * a full-frame texture (texture_create) and surface_present converts it strip by strip. */
+    eg_status_t (*surface_band)(eg_hal_device_t *dev, eg_texture_t *tex, const struct eg_hal_present *dst);
 } eg_hal_ops_t;
 
 /* The backends compiled into this board (config EMGPU_HAL_*), in the board's preference order. */
@@ -171,5 +209,48 @@ void eg_hal_error_detail(WGPUErrorType type, uint32_t code, const char *fmt, ...
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* ---- native window surfaces (helper x11, session 3): the types of the window_* entries ---- */
+#define EG_HAL_WINDOW_MAX_FORMATS 8
+#define EG_HAL_WINDOW_MAX_MODES 4
+
+/** The native window: today an X11 Display * and Window (WGPUSurfaceSourceXlibWindow). */
+typedef struct eg_hal_window {
+    void *display;
+    uint64_t window;
+} eg_hal_window_t;
+
+/** What the driver offers for the window, as WebGPU values (the kernel hands the arrays out as
+ *  WGPUSurfaceCapabilities). extent 0 x 0: any size; else the configuration must have it. */
+typedef struct eg_hal_window_caps {
+    WGPUTextureFormat formats[EG_HAL_WINDOW_MAX_FORMATS];
+    uint32_t format_count;
+    WGPUPresentMode present_modes[EG_HAL_WINDOW_MAX_MODES];
+    uint32_t present_mode_count;
+    WGPUCompositeAlphaMode alpha_modes[EG_HAL_WINDOW_MAX_MODES];
+    uint32_t alpha_mode_count;
+    WGPUTextureUsage usages;
+    uint32_t extent_width_px, extent_height_px;
+} eg_hal_window_caps_t;
+
+/** A validated configuration (present_mode and alpha_mode resolved: never Undefined / Auto). */
+typedef struct eg_hal_window_config {
+    WGPUTextureFormat format;
+    WGPUTextureFormat view_srgb_pair;   /* a viewFormats twin or Undefined */
+    WGPUTextureUsage usage;
+    uint32_t width_px, height_px;
+    WGPUPresentMode present_mode;
+    WGPUCompositeAlphaMode alpha_mode;
+} eg_hal_window_config_t;
+
+typedef enum eg_hal_frame_status {
+    EG_HAL_FRAME_OPTIMAL = 0,
+    EG_HAL_FRAME_SUBOPTIMAL,     /* works, but the swapchain no longer matches the window */
+    EG_HAL_FRAME_OUTDATED,       /* must be configured again (window resized) */
+    EG_HAL_FRAME_LOST,           /* the surface is gone */
+    EG_HAL_FRAME_TIMEOUT,
+    EG_HAL_FRAME_OUT_OF_MEMORY,
+    EG_HAL_FRAME_DEVICE_LOST,
+} eg_hal_frame_status_t;
 
 #endif /* EG_HAL_H */

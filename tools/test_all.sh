@@ -67,6 +67,10 @@ case " $* " in *" host "*)
         make --no-print-directory -j"$jobs" BOARD=host fuzz-smoke >"$log" 2>&1
         tail -n 20 "$log"; add_totals "$log" "fuzz"
     fi
+    # fbdev + DRM/KMS surfaces on a real Linux kernel under qemu-system-x86_64 (issue #7): the
+    # guest renders scenes through WGPUSurface, the host compares QEMU screendumps with tests/ref.
+    echo "=== VM displays: fbdev + KMS under QEMU (tools/vm_display_test.sh)"
+    sh tools/vm_display_test.sh build/host >"$log" 2>&1; cat "$log"; add_totals "$log" "VM displays"
     ;;
 esac
 # Static checks, each counted as one test: the runtime references no heap functions, and the

@@ -40,6 +40,12 @@
  * buffer (16 KiB) and room to spare. */
 #define EMGPU_SOFT_HEAP_BYTES (64 * 1024)
 #define EMGPU_SOFT_HEAP_BLOCKS 32
+/* Binning (added by helper "bin"): 16 px tiles suit small panels and 16-row strips; a 16 KiB bin
+ * arena holds ~100 binned triangles of a UI frame (more just flushes); no threads on bare metal,
+ * so one worker's static state. */
+#define EMGPU_SOFT_TILE_PX 16
+#define EMGPU_SOFT_BIN_ARENA_BYTES (16 * 1024)
+#define EMGPU_SOFT_MAX_THREADS 1
 
 /* The instance block (pools, command streams, device heaps, trackers: ~102 KiB with the knobs
  * above on this 32-bit target) must fit this; checked at build time in

@@ -6,7 +6,9 @@
  * buffer inside the "3D VIEW" panel (viewport + scissor). The last frame is copied to a mapped
  * buffer and written with libpng's simplified API. Animation advances per frame (30 frames = one
  * second), so the PNG is the same on every run. Under a display (DISPLAY set) the frames are also
- * shown in an SDL2 window until it is closed (DEMO_WINDOW_SECONDS=n closes it after n seconds).
+ * shown in the desktop simulator window (examples/sim: an 800x480 board panel presented through a
+ * memory-panel WGPUSurface, as firmware would) until it is closed (DEMO_WINDOW_SECONDS=n closes it
+ * after n seconds; DEMO_SIM_ZOOM=2, DEMO_SIM_FORMAT=1 (RGB565), DEMO_SIM_STRIP=16 change the panel).
  * Shaders: examples/demo/shaders (GLSL, compiled and embedded by examples/demo/demo.mk).
  * Usage: demo OUT.png [FRAMES]
  */
@@ -406,8 +408,8 @@ static void teardown(demo_t *d)
     free(d->batch.v);
 }
 
-/* Maps the readback buffer and hands its rows to png (path) and/or the window. */
-static int deliver(demo_t *d, const char *path, demo_window_t *win, int *window_open)
+/* Maps the readback buffer and writes its rows to the png at path. */
+static int deliver(demo_t *d, const char *path)
 {
     if (!example_map_read(d->instance, d->readback, (size_t)ROW_B * DEMO_H_PX)) {
         fprintf(stderr, "demo: mapping the readback buffer failed\n");
@@ -425,7 +427,6 @@ static int deliver(demo_t *d, const char *path, demo_window_t *win, int *window_
         ok = png_image_write_to_file(&img, path, 0, px, (png_int_32)ROW_B, NULL);
         if (!ok) fprintf(stderr, "demo: writing %s failed: %s\n", path, img.message);
     }
-    if (px && win) *window_open = demo_window_show(win, px, ROW_B);
     wgpuBufferUnmap(d->readback);
     return ok;
 }
@@ -458,7 +459,7 @@ int main(int argc, char **argv)
         render_frame(&d, f, f + 1 == frames);
         ms[f] = now_ms() - t0;
     }
-    int open = 1, ok = deliver(&d, argv[1], NULL, &open);
+    int open = 1, ok = deliver(&d, argv[1]);
     qsort(ms, frames, sizeof *ms, cmp_double);
     printf("demo: %ux%u RGBA8 dashboard on the soft backend: %u frame(s), %u UI vertices + a %u-triangle "
            "torus per frame\n", DEMO_W_PX, DEMO_H_PX, frames, d.batch.n, TORUS_INDICES / 3u);
@@ -467,15 +468,15 @@ int main(int argc, char **argv)
     if (ok) printf("demo: wrote %s\n", argv[1]);
     free(ms);
 
-    demo_window_t *win = errors ? NULL : demo_window_open(DEMO_W_PX, DEMO_H_PX);
+    demo_window_t *win = errors ? NULL : demo_window_open(d.instance, d.device, DEMO_W_PX, DEMO_H_PX);
     if (win) {
         const char *secs = getenv("DEMO_WINDOW_SECONDS");
         double until = secs && *secs ? now_ms() + 1e3 * strtod(secs, NULL) : -1.0;
         printf("demo: showing the dashboard in a window (close it to exit)\n");
         for (unsigned f = frames; open && (until < 0 || now_ms() < until); f++) {
             double t0 = now_ms();
-            render_frame(&d, f, 1);
-            deliver(&d, NULL, win, &open);
+            render_frame(&d, f, 0);
+            open = demo_window_show(win, d.target);
             double left = 1000.0 / 30.0 - (now_ms() - t0);
             if (left > 0) {
                 struct timespec ts = { 0, (long)(left * 1e6) };

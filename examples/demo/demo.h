@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include <webgpu/webgpu.h>
+
 #define DEMO_W_PX 800u
 #define DEMO_H_PX 480u
 
@@ -37,11 +39,13 @@ void demo_ui_build(demo_batch_t *b, unsigned frame);
 /** The 3D view's rectangle inside the dashboard, in pixels. */
 void demo_view_rect(uint32_t *x, uint32_t *y, uint32_t *w, uint32_t *h);
 
-/** A window showing RGBA8 frames (SDL2, loaded at run time); NULL without a display or SDL. */
+/** The desktop simulator window (examples/sim: the board's panel in X11, a memory-panel surface);
+ *  NULL without a display or libX11. */
 typedef struct demo_window demo_window_t;
-demo_window_t *demo_window_open(uint32_t w, uint32_t h);
-/** Shows one frame (rows of row_B bytes); returns 0 once the user closed the window. */
-int demo_window_show(demo_window_t *win, const void *rgba, uint32_t row_B);
+demo_window_t *demo_window_open(WGPUInstance instance, WGPUDevice device, uint32_t w, uint32_t h);
+/** Copies frame (RGBA8, w x h) into the surface texture and presents; 0 once the user closed the
+ *  window or presenting failed. */
+int demo_window_show(demo_window_t *win, WGPUTexture frame);
 void demo_window_close(demo_window_t *win);
 
 #endif /* EMGPU_DEMO_H */

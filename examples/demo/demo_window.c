@@ -1,111 +1,107 @@
-/* make demo: the desktop board simulator window (SDL2 opened with dlopen, so the demo builds and
- * runs headless without it). */
+/* make demo: the dashboard in the desktop simulator window (examples/sim: the board's panel in X11). */
 #include "examples/demo/demo.h"
+#include "examples/sim/sim.h"
 
-#include <dlfcn.h>
+#include <emgpu/emgpu.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The few SDL2 entry points and constants used (values from SDL2's SDL.h / SDL_video.h /
- * SDL_pixels.h / SDL_events.h). */
-#define SDL_INIT_VIDEO_ 0x20u
-#define SDL_WINDOWPOS_CENTERED_ 0x2FFF0000
-#define SDL_WINDOW_SHOWN_ 0x4u
-#define SDL_PIXELFORMAT_ABGR8888_ 0x16762004u /* RGBA bytes in memory on little-endian */
-#define SDL_TEXTUREACCESS_STREAMING_ 1
-#define SDL_QUIT_ 0x100u
-
-typedef union sdl_event {
-    uint32_t type;
-    uint8_t pad[64];
-} sdl_event_t;
-
+/* Firmware-style presentation: the panel is a WGPUEmgpuSurfaceSourceMemoryPanel, as on the board;
+ * only eg_sim_panel_source() differs. Each frame the rendered target is copied into the surface
+ * texture and presented; the panel's flush shows it in the window. */
 struct demo_window {
-    void *lib, *window, *renderer, *texture;
-    int (*Init)(uint32_t);
-    void (*Quit)(void);
-    void *(*CreateWindow)(const char *, int, int, int, int, uint32_t);
-    void (*DestroyWindow)(void *);
-    void *(*CreateRenderer)(void *, int, uint32_t);
-    void (*DestroyRenderer)(void *);
-    void *(*CreateTexture)(void *, uint32_t, int, int, int);
-    void (*DestroyTexture)(void *);
-    int (*UpdateTexture)(void *, const void *, const void *, int);
-    int (*RenderCopy)(void *, void *, const void *, const void *);
-    void (*RenderPresent)(void *);
-    int (*PollEvent)(sdl_event_t *);
-    const char *(*GetError)(void);
+    WGPUDevice device;
+    WGPUQueue queue;
+    WGPUSurface surface;
+    uint32_t width, height;
 };
 
-static int load(demo_window_t *w)
+static uint32_t env_u32(const char *name, uint32_t fallback)
 {
-    /* dlsym returns void *; POSIX guarantees it converts to a function pointer. */
-#define SYM(field, name) \
-    do { *(void **)(&w->field) = dlsym(w->lib, name); if (!w->field) return 0; } while (0)
-    SYM(Init, "SDL_Init");
-    SYM(Quit, "SDL_Quit");
-    SYM(CreateWindow, "SDL_CreateWindow");
-    SYM(DestroyWindow, "SDL_DestroyWindow");
-    SYM(CreateRenderer, "SDL_CreateRenderer");
-    SYM(DestroyRenderer, "SDL_DestroyRenderer");
-    SYM(CreateTexture, "SDL_CreateTexture");
-    SYM(DestroyTexture, "SDL_DestroyTexture");
-    SYM(UpdateTexture, "SDL_UpdateTexture");
-    SYM(RenderCopy, "SDL_RenderCopy");
-    SYM(RenderPresent, "SDL_RenderPresent");
-    SYM(PollEvent, "SDL_PollEvent");
-    SYM(GetError, "SDL_GetError");
-#undef SYM
-    return 1;
+    const char *s = getenv(name);
+    return s && *s ? (uint32_t)strtoul(s, NULL, 10) : fallback;
 }
 
-demo_window_t *demo_window_open(uint32_t width, uint32_t height)
+demo_window_t *demo_window_open(WGPUInstance instance, WGPUDevice device, uint32_t width, uint32_t height)
 {
     const char *display = getenv("DISPLAY");
     if (!display || !*display) return NULL;
+    eg_sim_config_t cfg = eg_sim_config_default();
+    cfg.width_px = width;
+    cfg.height_px = height;
+    /* DEMO_SIM_ZOOM / DEMO_SIM_FORMAT / DEMO_SIM_STRIP override the EMGPU_SIM_* knobs per run. */
+    cfg.zoom = env_u32("DEMO_SIM_ZOOM", cfg.zoom);
+    cfg.format = (WGPUEmgpuPanelFormat)env_u32("DEMO_SIM_FORMAT", (uint32_t)cfg.format);
+    cfg.strip_rows = env_u32("DEMO_SIM_STRIP", cfg.strip_rows);
+    cfg.title = "emgpu dashboard (soft backend, board simulator)";
+    if (!eg_sim_open(&cfg)) return NULL;
     demo_window_t *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
-    w->lib = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!w->lib || !load(w) || w->Init(SDL_INIT_VIDEO_) != 0) {
-        fprintf(stderr, "demo: no window (%s)\n", !w->lib ? "libSDL2-2.0.so.0 not found"
-                                                  : w->GetError ? w->GetError() : "SDL2 symbols missing");
-        if (w->lib) dlclose(w->lib);
-        free(w);
+    if (!w) {
+        eg_sim_close();
         return NULL;
     }
-    w->window = w->CreateWindow("emgpu dashboard (soft backend, 800x480 board simulator)",
-                                SDL_WINDOWPOS_CENTERED_, SDL_WINDOWPOS_CENTERED_, (int)width, (int)height,
-                                SDL_WINDOW_SHOWN_);
-    w->renderer = w->window ? w->CreateRenderer(w->window, -1, 0) : NULL;
-    w->texture = w->renderer ? w->CreateTexture(w->renderer, SDL_PIXELFORMAT_ABGR8888_,
-                                                SDL_TEXTUREACCESS_STREAMING_, (int)width, (int)height)
-                             : NULL;
-    if (!w->texture) {
-        fprintf(stderr, "demo: no window (%s)\n", w->GetError());
+    WGPUEmgpuSurfaceSourceMemoryPanel src;
+    eg_sim_panel_source(&src);
+    WGPUSurfaceDescriptor sd = WGPU_SURFACE_DESCRIPTOR_INIT;
+    sd.nextInChain = &src.chain;
+    w->surface = wgpuInstanceCreateSurface(instance, &sd);
+    if (!w->surface) {
+        fprintf(stderr, "demo: CreateSurface on the simulated panel failed\n");
         demo_window_close(w);
         return NULL;
     }
+    w->device = device;
+    w->queue = wgpuDeviceGetQueue(device);
+    w->width = width;
+    w->height = height;
+    /* The demo renders RGBA8; the panel's native format is converted by Present (the
+     * conversion a firmware pays when its pipelines do not write the panel format). */
+    WGPUSurfaceConfiguration c = WGPU_SURFACE_CONFIGURATION_INIT;
+    c.device = device;
+    c.format = WGPUTextureFormat_RGBA8Unorm;
+    c.usage = WGPUTextureUsage_CopyDst | WGPUTextureUsage_RenderAttachment;
+    c.width = width;
+    c.height = height;
+    wgpuSurfaceConfigure(w->surface, &c);
+    printf("demo: simulator panel %ux%u, format %u, %s, zoom %u\n", (unsigned)width, (unsigned)height,
+           (unsigned)cfg.format, cfg.strip_rows ? "strip mode" : "framebuffer mode", (unsigned)cfg.zoom);
     return w;
 }
 
-int demo_window_show(demo_window_t *w, const void *rgba, uint32_t row_B)
+int demo_window_show(demo_window_t *w, WGPUTexture frame)
 {
-    sdl_event_t ev;
-    while (w->PollEvent(&ev))
-        if (ev.type == SDL_QUIT_) return 0;
-    w->UpdateTexture(w->texture, NULL, rgba, (int)row_B);
-    w->RenderCopy(w->renderer, w->texture, NULL, NULL);
-    w->RenderPresent(w->renderer);
-    return 1;
+    if (!eg_sim_poll()) return 0;
+    WGPUSurfaceTexture st = WGPU_SURFACE_TEXTURE_INIT;
+    wgpuSurfaceGetCurrentTexture(w->surface, &st);
+    if (!st.texture) {
+        fprintf(stderr, "demo: GetCurrentTexture status %d\n", (int)st.status);
+        return 0;
+    }
+    WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(w->device, NULL);
+    WGPUTexelCopyTextureInfo from = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT, to = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+    from.texture = frame;
+    to.texture = st.texture;
+    WGPUExtent3D size = { w->width, w->height, 1 };
+    wgpuCommandEncoderCopyTextureToTexture(enc, &from, &to, &size);
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc, NULL);
+    wgpuQueueSubmit(w->queue, 1, &cb);
+    wgpuCommandBufferRelease(cb);
+    wgpuCommandEncoderRelease(enc);
+    WGPUStatus ok = wgpuSurfacePresent(w->surface);
+    wgpuTextureRelease(st.texture);
+    return ok == WGPUStatus_Success;
 }
 
 void demo_window_close(demo_window_t *w)
 {
-    if (!w) return;
-    if (w->texture) w->DestroyTexture(w->texture);
-    if (w->renderer) w->DestroyRenderer(w->renderer);
-    if (w->window) w->DestroyWindow(w->window);
-    if (w->Quit) w->Quit();
-    if (w->lib) dlclose(w->lib);
-    free(w);
+    if (w) {
+        if (w->surface) {
+            wgpuSurfaceUnconfigure(w->surface);
+            wgpuSurfaceRelease(w->surface);
+        }
+        if (w->queue) wgpuQueueRelease(w->queue);
+        free(w);
+    }
+    eg_sim_close();
 }

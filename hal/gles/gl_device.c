@@ -418,6 +418,9 @@ static void gl_shader_module_destroy(eg_hal_device_t *d, eg_shader_module_t *o)
 eg_status_t eg_gl_bind_group_create(eg_hal_device_t *dev, eg_bind_group_t *bg);
 static void gl_bind_group_destroy(eg_hal_device_t *d, eg_bind_group_t *o) { (void)d; (void)o; }
 
+/* gl_surface.c (helper x11): surfaces present by copy (readback, then the panel's pixels). */
+eg_status_t eg_gl_surface_present(eg_hal_device_t *dev, const eg_texture_t *tex, const struct eg_hal_present *p);
+
 const eg_hal_ops_t eg_gles_ops = {
     .name = "gles",
     .backend = WGPUBackendType_OpenGLES,
@@ -451,6 +454,7 @@ const eg_hal_ops_t eg_gles_ops = {
     .queue_submit = gles_queue_submit,
     .completed_index = gles_completed_index,
     .wait_index = gles_wait_index,
+    .surface_present = eg_gl_surface_present,
 };
 
 #endif /* EMGPU_HAL_GLES */

@@ -9,7 +9,7 @@
 
 #if EMGPU_HAL_SOFT
 
-#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_bin.h"
 
 #define VB EMGPU_SOFT_VERTEX_BATCH
 #define HASH_N (2u * VB)
@@ -114,7 +114,7 @@ static void emit_triangle(const batch_t *b, const eg_soft_vtx_t *v0, const eg_so
     }
     t.prov = prov;
     t.is_polygon = true;
-    eg_soft_raster_triangle(&eg_soft_worker_main, b->ps, &t);
+    eg_soft_bin_triangle(b->ps, &t);
 }
 
 static void clip_triangle(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_vtx_t *v1, const eg_soft_vtx_t *v2)
@@ -164,7 +164,7 @@ static void emit_quad(const batch_t *b, const float x[4], const float y[4], cons
         }
         t.prov = prov;
         t.is_polygon = false;
-        eg_soft_raster_triangle(&eg_soft_worker_main, b->ps, &t);
+        eg_soft_bin_triangle(b->ps, &t);
     }
 }
 
@@ -362,6 +362,7 @@ void eg_soft_draw(const eg_soft_pass_state_t *ps_in, const eg_soft_draw_args_t *
     eg_soft_pass_state_t *ps = &ps_draw;
     draw_rect(ps_in, ps);
     if (ps->sc_x0 >= ps->sc_x1 || ps->sc_y0 >= ps->sc_y1) return;
+    eg_soft_bin_draw(ps);
     batch_t b;
     eg_memset(&b, 0, sizeof b);
     b.ps = ps;

@@ -10,9 +10,11 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_internal.h"
-#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_bin_band.h"
 #include "hal/soft/soft_texel.h"
 #include "kernel/api/compute_pipeline.h"
+#include "kernel/base/log.h"
 #include "kernel/cmd/cmd.h"
 
 /* ---- texel encoding of clear values ---- */
@@ -237,10 +239,14 @@ static void resolve(const eg_cmd_color_attachment_t *a)
         }
 }
 
+/* A banded surface frame (soft_bin_band.h) has no full-frame memory: its clear, resolve and
+ * discard happen per strip (banded passes below) or not at all. */
+static bool is_banded(const eg_texture_view_t *view) { return view && eg_soft_band_of(view->texture); }
+
 static void begin_render_pass(const eg_cmd_begin_render_pass_t *r)
 {
     for (uint32_t i = 0; i < r->color_count; i++)
-        if (r->color[i].view && r->color[i].load_op == WGPULoadOp_Clear)
+        if (r->color[i].view && r->color[i].load_op == WGPULoadOp_Clear && !is_banded(r->color[i].view))
             clear_color(&r->color[i]);
     if (r->depth_stencil.view)
         clear_depth_stencil(&r->depth_stencil, true);
@@ -250,7 +256,12 @@ static void end_render_pass(const eg_cmd_begin_render_pass_t *r)
 {
     for (uint32_t i = 0; i < r->color_count; i++) {
         const eg_cmd_color_attachment_t *a = &r->color[i];
-        if (!a->view) continue;
+        if (!a->view || is_banded(a->view)) continue;
+        if (is_banded(a->resolve_target)) {   /* docs/displays.md: resolving into a banded frame */
+            eg_log(EG_LOG_ERROR, "soft: a banded surface frame cannot be a resolveTarget (render "
+                   "the strip-mode surface's texture directly); resolve skipped");
+            continue;
+        }
         if (a->resolve_target) resolve(a);
         if (a->store_op == WGPUStoreOp_Discard) {
             /* Discard leaves the contents zero-equivalent, as lazily cleared textures read. */
@@ -315,6 +326,10 @@ static void copy_t2t(const eg_cmd_copy_t2t_t *c)
 /* ---- pass state ---- */
 
 typedef struct exec_ctx {
+    const struct eg_cmd_stream *stream;
+    const eg_cmd_header_t *pass_hdr;       /* the pass's BEGIN record (banded passes re-run from it) */
+    eg_soft_band_t *band;                  /* the pass draws into a banded surface frame */
+    uint32_t band_slot;                    /* its color attachment index */
     const eg_cmd_begin_render_pass_t *pass;
     eg_soft_fb_t fb;
     eg_soft_pass_state_t ps;
@@ -519,6 +534,83 @@ static eg_status_t exec_state(exec_ctx_t *x, eg_hal_device_t *dev, const eg_cmd_
     return EG_STATUS_OK;
 }
 
+/* ---- banded passes (soft_bin_band.h, docs/displays.md "Banded rendering") ----
+ * The pass is binned once while its commands execute, with nothing rasterized (hold). At its
+ * end each strip of the frame is filled with the clear color, rasterized from the bins (rows
+ * of the strip only), converted and flushed. If the pass did not fit the bin arena (or has a
+ * draw with fragment side effects, which must not wait), the bins are incomplete: each strip
+ * then re-runs the pass's commands with binning limited to the strip's rows, which always
+ * completes (overflows flush into the strip) at the cost of shading vertices once per strip. */
+
+static eg_soft_band_t *banded_slot(const eg_cmd_begin_render_pass_t *r, uint32_t *slot)
+{
+    for (uint32_t i = 0; i < r->color_count && i < EG_SOFT_MAX_RT; i++) {
+        eg_soft_band_t *b = r->color[i].view ? eg_soft_band_of(r->color[i].view->texture) : NULL;
+        if (b) { *slot = i; return b; }
+    }
+    return NULL;
+}
+
+/* Frame row y0 is the strip's first row: the target's base is biased so that the rasterizer's
+ * (y * row_pitch_B) addressing lands in the strip (computed in integers: the biased address is
+ * never dereferenced outside the strip's rows, the worker clip keeps every write inside). */
+static void band_target(exec_ctx_t *x, uint32_t y0)
+{
+    eg_soft_target_t *t = &x->fb.color[x->band_slot];
+    t->base = (uint8_t *)(uintptr_t)((uintptr_t)x->band->rows - (uintptr_t)y0 * x->band->row_pitch_B);
+    t->row_pitch_B = x->band->row_pitch_B;
+}
+
+/* The strip's initial contents: the clear color, or for Load the frame texture's initial
+ * contents, transparent black (WebGPU getCurrentTexture; a banded frame keeps nothing between
+ * passes). */
+static void band_fill(const exec_ctx_t *x, uint32_t rows)
+{
+    const eg_cmd_color_attachment_t *a = &x->pass->color[x->band_slot];
+    const eg_soft_band_t *b = x->band;
+    uint8_t texel[16] = { 0 };
+    if (a->load_op == WGPULoadOp_Clear && encode_color(a->view->fi, &a->clear_value, texel) != b->block_B)
+        eg_memset(texel, 0, sizeof texel);
+    for (uint32_t r = 0; r < rows; r++) {
+        uint8_t *row = b->rows + (size_t)r * b->row_pitch_B;
+        for (uint32_t i = 0; i < x->fb.width_px; i++) eg_memcpy(row + (size_t)i * b->block_B, texel, b->block_B);
+    }
+}
+
+static eg_status_t exec_state(exec_ctx_t *x, eg_hal_device_t *dev, const eg_cmd_header_t *h);
+
+static void band_replay(exec_ctx_t *x, eg_hal_device_t *dev, uint32_t y0, uint32_t y1)
+{
+    pass_begin(x, x->pass);
+    band_target(x, y0);
+    eg_soft_bin_pass_begin(&x->fb);
+    eg_soft_bin_set_band(y0, y1, false);
+    for (const eg_cmd_header_t *h = eg_cmd_next(x->stream, x->pass_hdr);
+         h && h->op != EG_CMD_END_RENDER_PASS; h = eg_cmd_next(x->stream, h))
+        (void)exec_state(x, dev, h);
+    eg_soft_bin_pass_end();
+}
+
+static void band_pass_end(exec_ctx_t *x, eg_hal_device_t *dev)
+{
+    eg_soft_band_t *b = x->band;
+    uint32_t h = eg_min_u32(x->fb.height_px, b->dst.height_px), step = b->dst.strip_rows;
+    bool binned = true;
+    for (uint32_t y0 = 0; y0 < h; y0 += step) {
+        uint32_t y1 = eg_min_u32(h, y0 + step);
+        band_fill(x, y1 - y0);
+        band_target(x, y0);
+        if (binned) binned = eg_soft_bin_raster_rows(y0, y1);
+        if (!binned) band_replay(x, dev, y0, y1);
+        eg_soft_band_strip(b, y0, y1 - y0);
+    }
+    eg_soft_bin_pass_end();
+    if (b->drawn)
+        eg_log(EG_LOG_WARN, "soft: a second render pass into one banded surface frame replaces the "
+               "first (a banded frame keeps no pixels between passes: draw the frame in one pass)");
+    b->drawn = true;
+}
+
 static exec_ctx_t exec_state_mem;   /* one stream executes at a time (queue_submit) */
 
 eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream)
@@ -526,6 +618,7 @@ eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *st
     exec_ctx_t *x = &exec_state_mem;
     eg_status_t st = EG_STATUS_OK;
     eg_memset(x, 0, sizeof *x);
+    x->stream = stream;
     for (const eg_cmd_header_t *h = eg_cmd_first(stream); h; h = eg_cmd_next(stream, h)) {
         switch ((eg_cmd_op_t)h->op) {
         case EG_CMD_COPY_BUFFER_TO_BUFFER: {
@@ -552,9 +645,18 @@ eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *st
             x->pass = (const eg_cmd_begin_render_pass_t *)(const void *)h;
             begin_render_pass(x->pass);
             pass_begin(x, x->pass);
+            eg_soft_bin_pass_begin(&x->fb);
+            x->pass_hdr = h;
+            x->band = banded_slot(x->pass, &x->band_slot);
+            if (x->band) eg_soft_bin_set_band(0, x->fb.height_px, true);
             break;
         case EG_CMD_END_RENDER_PASS:
-            if (x->pass) end_render_pass(x->pass);
+            if (x->pass) {
+                if (x->band) band_pass_end(x, dev);
+                else eg_soft_bin_pass_end();
+                end_render_pass(x->pass);
+            }
+            x->band = NULL;
             x->pass = NULL;
             break;
         default: {

@@ -67,11 +67,6 @@ bool eg_soft_covers(const int32_t x[3], const int32_t y[3], int32_t px, int32_t 
     return true;
 }
 
-/* ---- workers ---- */
-
-eg_soft_worker_t eg_soft_worker_main = { .clip_x1 = INT32_MAX, .clip_y1 = INT32_MAX };
-
-uint32_t eg_soft_raster_copy_blocks(void) { return eg_soft_worker_main.copy_blocks; }
 
 /* ---- triangle ---- */
 
@@ -161,23 +156,17 @@ static void walk_blocks(eg_soft_frag_t *fp, int64_t px0, int64_t px1, int64_t py
     }
 }
 
-void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+/* Snapped vertices, edges, culling and the pixel bounding box clipped to the scissor (not to a
+ * worker): false when nothing can be drawn. Binning and rasterization share it, so a triangle
+ * is binned exactly to the tiles it can touch. */
+static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s, int64_t box[4])
 {
-    eg_soft_frag_t f;
-    f.w = w;
-    f.ps = ps;
-    f.rs = ps->rs;
-    f.t = t;
+    const struct eg_soft_raster_pipeline *rs = ps->rs;
     int32_t X[3], Y[3];
     for (uint32_t i = 0; i < 3; i++) { X[i] = eg_soft_snap(t->x[i]); Y[i] = eg_soft_snap(t->y[i]); }
-    if (!setup_edges(X, Y, &f.s)) return;
-    if (!f.rs->front_ccw) f.s.front = !f.s.front;
-    if (t->is_polygon && ((f.s.front && f.rs->cull_front) || (!f.s.front && f.rs->cull_back))) return;
-    f.samples = ps->fb->samples == 4u ? 4u : 1u;
-    f.sx = f.samples == 4u ? sample_x4 : sample_x1;
-    f.sy = f.samples == 4u ? sample_y4 : sample_y1;
-    eg_soft_depth_setup(&f);
-
+    if (!setup_edges(X, Y, s)) return false;
+    if (!rs->front_ccw) s->front = !s->front;
+    if (t->is_polygon && ((s->front && rs->cull_front) || (!s->front && rs->cull_back))) return false;
     int32_t minX = X[0], maxX = X[0], minY = Y[0], maxY = Y[0];
     for (uint32_t i = 1; i < 3; i++) {
         minX = X[i] < minX ? X[i] : minX;
@@ -185,12 +174,36 @@ void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
         minY = Y[i] < minY ? Y[i] : minY;
         maxY = Y[i] > maxY ? Y[i] : maxY;
     }
-    /* Bounding box, clipped to the scissor and to the worker's clip rectangle (its tile). */
-    int64_t px0 = max64(max64(minX >> EG_SOFT_SUBPIX_BITS, ps->sc_x0), w->clip_x0);
-    int64_t px1 = min64(min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_x1), w->clip_x1);
-    int64_t py0 = max64(max64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0), w->clip_y0);
-    int64_t py1 = min64(min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1), w->clip_y1);
+    box[0] = max64(minX >> EG_SOFT_SUBPIX_BITS, ps->sc_x0);
+    box[1] = min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_x1);
+    box[2] = max64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0);
+    box[3] = min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1);
+    return box[0] < box[1] && box[2] < box[3];
+}
+
+bool eg_soft_tri_box(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, int64_t box[4])
+{
+    eg_soft_setup_t s;
+    return tri_setup(ps, t, &s, box);
+}
+
+void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+{
+    eg_soft_frag_t f;
+    int64_t box[4];
+    f.w = w;
+    f.ps = ps;
+    f.rs = ps->rs;
+    f.t = t;
+    if (!tri_setup(ps, t, &f.s, box)) return;
+    /* The bounding box (already within the scissor), clipped to the worker's rectangle (its tile). */
+    int64_t px0 = max64(box[0], w->clip_x0), px1 = min64(box[1], w->clip_x1);
+    int64_t py0 = max64(box[2], w->clip_y0), py1 = min64(box[3], w->clip_y1);
     if (px0 >= px1 || py0 >= py1) return;
+    f.samples = ps->fb->samples == 4u ? 4u : 1u;
+    f.sx = f.samples == 4u ? sample_x4 : sample_x1;
+    f.sy = f.samples == 4u ? sample_y4 : sample_y1;
+    eg_soft_depth_setup(&f);
     if (eg_soft_raster_fast_paths && eg_soft_span_triangle(&f, px0, px1, py0, py1)) return;
     walk_blocks(&f, px0, px1, py0, py1);
 }

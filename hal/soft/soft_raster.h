@@ -20,22 +20,27 @@
  * segment by 1/2 px on each side along the minor axis, filled with the polygon rules); points
  * as 1x1 px squares. Both reuse the triangle path.
  *
- * FAST PATHS (bit-identical to the general path; draw.fast_path_matches_vm checks): fragment
- * programs that only copy inputs/constants to output 0 (eg_soft_program_copy_class) are run as a
- * copy, no VM call; whole-block (all 16 lanes) pack/unpack of 8-bit targets without per-lane masks.
- * NOT YET (issue #4): tile binning across draws (EMGPU_SOFT_TILE_PX) and tile-parallel worker
- * threads (EMGPU_SOFT_THREADS). Triangles are rasterized immediately, in submission order,
- * over their bounding box clipped to the scissor; binning only pays once draw state can be
- * deferred across draws (a per-pass command list of setups + bound state), which is the next
- * step and the prerequisite for threads. The planned UI fast path: at pipeline creation, mark
- * pipelines whose fragment program is a passthrough of one varying or one texture sample (VM
- * program info) with blend One/Zero or premultiplied/straight alpha; at draw time, a pair of
- * triangles forming an axis-aligned rectangle with affine (w = 1) varyings is then filled row
- * by row with per-format span functions, no VM call and no edge tests.
+ * FAST PATHS (bit-identical to the general path; draw.fast_path_matches_vm and soft_span_test
+ * check): fragment programs that only copy inputs/constants to output 0 (eg_soft_program_copy_class)
+ * are run as a copy, no VM call; whole-block (all 16 lanes) pack/unpack of 8-bit targets without
+ * per-lane masks; a fused unpack+blend+pack for RGBA8/BGRA8/RGB565 with the UI blend factors
+ * (blend_fast); and the SPAN PATH (soft_span.h): affine triangles of copy-class or one-texture-
+ * sample programs, no depth, filled row by row with per-format/blend store functions.
+ * BINNING AND THREADS (soft_bin.h): a render pass's triangles are binned per tile
+ * (EMGPU_SOFT_TILE_PX) after step 2 and rasterized per tile, in submission order within a tile,
+ * by EMGPU_SOFT_THREADS workers; eg_soft_raster_triangle clips to the worker's tile. The bytes
+ * are those of rasterizing each triangle immediately, whatever the tile size or thread count.
  *
  * WORST CASE MEMORY: the vertex store holds EMGPU_SOFT_VERTEX_BATCH post-transform vertices of
  * (4 + 4 * EG_SOFT_MAX_LOCATIONS) floats; a batch holds at most EMGPU_SOFT_VERTEX_BATCH
- * primitives. Nothing else grows with the scene: there is no failure path for big draws.
+ * primitives. The bin arena (EMGPU_SOFT_BIN_ARENA_BYTES) holds a pass's binned triangles: per
+ * triangle ~64 B + 12 * nvary B + one reference (one 64 B chunk per 6 references on 64-bit
+ * hosts, 32 B on 32-bit) per tile touched, plus one state snapshot (sizeof
+ * eg_soft_pass_state_t, ~0.5 KiB) per state change. When it is full, the tiles are rasterized
+ * and binning continues; a triangle too big for the empty arena is rasterized alone, at once.
+ * Worst case: a flush per triangle (a tiny arena and full-screen triangles), i.e. immediate
+ * rendering plus the cost of re-walking the tile table. Nothing grows with the scene: there is
+ * no failure path for big draws or big passes.
  */
 #ifndef EG_SOFT_RASTER_H
 #define EG_SOFT_RASTER_H
@@ -146,6 +151,13 @@ struct eg_soft_raster_pipeline {
     /* fragment program that only copies inputs/constants to output 0: run without the VM */
     bool fs_copy;
     eg_soft_copy_class_t copy;
+    /* span fast path (soft_span.h, helper "fast"): NULL when the pipeline does not qualify */
+    struct eg_soft_span_pipe *span;
+    /* bench hook (soft_bench.h): a C function instead of the VM for the fragment stage */
+    void (*native_fs)(eg_soft_invocation_t *inv, const void *user);
+    const void *native_user;
+    /* EG_SOFT_BLEND_U8_* per target: the fused 8-bit blend (soft_raster_output.c), 0: general */
+    uint8_t blend_fast[EG_SOFT_MAX_RT];
 };
 
 /** Fast paths on (default) or off: tests render the same draw both ways and compare bytes. */
@@ -212,6 +224,7 @@ typedef struct eg_soft_worker {
     int64_t clip_x0, clip_y0, clip_x1, clip_y1;   /* pixels, exclusive end */
     uint32_t index;                               /* 0 = the submitting thread */
     uint32_t copy_blocks;                         /* blocks shaded without the VM (copy class) */
+    uint32_t span_px;                             /* pixels filled by the span path (soft_span.c) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -220,6 +233,9 @@ extern eg_soft_worker_t eg_soft_worker_main;
 /** Rasterizes and shades one window-space triangle (any winding; culling done here), touching
  *  only pixels inside the scissor and w's clip rectangle. */
 void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t);
+/** The pixel rectangle [box[0], box[1]) x [box[2], box[3]) that t may touch (its bounding box in
+ *  the scissor), or false when it draws nothing (zero area, culled, outside). Binning uses it. */
+bool eg_soft_tri_box(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, int64_t box[4]);
 
 /* ---- between setup/walk (soft_raster.c) and the block pipeline (soft_raster_shade.c) ---- */
 
@@ -266,6 +282,20 @@ void eg_soft_blend_block(const eg_soft_blend_t *b, const float constant[4], bool
                          const eg_soft_vec4_t *src, eg_soft_vec4_t *dst, eg_soft_mask_t mask);
 /** The stencil operation `op` applied to stored value s (reference ref). */
 uint8_t eg_soft_stencil_op(uint32_t op, uint8_t s, uint8_t ref);
+/* Fused unpack + blend + pack for RGBA8/BGRA8 targets, all channels written, op Add, src factor
+ * One or SrcAlpha, dst factor Zero or OneMinusSrcAlpha (per color / alpha): the same arithmetic
+ * as unpack, eg_soft_blend_block and pack, without their intermediate passes (helper "fast"). */
+#define EG_SOFT_BLEND_U8      0x01u   /* set: the fused path applies */
+#define EG_SOFT_BLEND_U8_BGRA 0x02u
+#define EG_SOFT_BLEND_U8_SA_C 0x04u   /* color src factor SrcAlpha (else One) */
+#define EG_SOFT_BLEND_U8_INV_C 0x08u  /* color dst factor OneMinusSrcAlpha (else Zero) */
+#define EG_SOFT_BLEND_U8_SA_A 0x10u
+#define EG_SOFT_BLEND_U8_INV_A 0x20u
+void eg_soft_blend_u8(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                      uint32_t fast);
+#define EG_SOFT_BLEND_U8_565  0x40u   /* the target is RGB565: eg_soft_blend_565 */
+void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                       uint32_t fast);
 /** a <compare> b per WebGPU (a = the fragment's value, b = the stored value). */
 bool eg_soft_compare(uint32_t compare, float a, float b);
 

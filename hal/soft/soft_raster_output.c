@@ -5,6 +5,7 @@
 
 #include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_texel.h"
+#include "hal/soft/soft_vm_simd.h"
 
 /* ---- conversions ---- */
 
@@ -350,6 +351,120 @@ void eg_soft_blend_block(const eg_soft_blend_t *b, const float constant[4], bool
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++) d[l] = d[l] * df[l] - s[l] * sf[l];
         else
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++) d[l] = s[l] * sf[l] + d[l] * df[l];
+    }
+}
+
+/* ---- fused 8-bit blend (eg_soft_blend_u8) ---- */
+
+#if VM_SIMD
+/* Lanes 4 at a time; each select below is the scalar expression's choice, so the bits are the
+ * same (NaN compares false and picks the other operand, as the ternaries do). */
+static inline vf_t vsel(vu_t m, vf_t a, vf_t b)
+{
+    vu_t ua, ub, r;
+    __builtin_memcpy(&ua, &a, 16);
+    __builtin_memcpy(&ub, &b, 16);
+    r = (ua & m) | (ub & ~m);
+    vf_t o;
+    __builtin_memcpy(&o, &r, 16);
+    return o;
+}
+
+static void blend_u8_math(const int32_t db[4][EG_SOFT_LANES], const float unit[4], const float max[4],
+                          const eg_soft_vec4_t *src, uint32_t fast, int32_t q[4][EG_SOFT_LANES])
+{
+    const vf_t zero = { 0, 0, 0, 0 }, one = { 1, 1, 1, 1 }, half = { 0.5f, 0.5f, 0.5f, 0.5f };
+    for (uint32_t k = 0; k < EG_SOFT_LANES; k += 4) {
+        vf_t s[4];
+        for (uint32_t c = 0; c < 4u; c++) {
+            vf_t v;
+            VLOAD(v, src->c[c].f + k);
+            s[c] = vsel((vu_t)(v > zero), vsel((vu_t)(v < one), v, one), zero);   /* clamp01 */
+        }
+        for (uint32_t c = 0; c < 4u; c++) {
+            bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+            bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+            vi_t di;
+            vf_t sf = sa ? s[3] : one, df = inv ? one - s[3] : zero;
+            VLOAD(di, db[c] + k);
+            vf_t un = { unit[c], unit[c], unit[c], unit[c] }, mx = { max[c], max[c], max[c], max[c] };
+            vf_t dv = __builtin_convertvector(di, vf_t) * un;   /* unpack: stored code * (1 / max) */
+            vf_t v = s[c] * sf + dv * df;
+            vf_t x = vsel((vu_t)(v > zero), v, zero);
+            x = vsel((vu_t)(x < one), x, one);
+            vi_t r = __builtin_convertvector(x * mx + half, vi_t);
+            VSTORE(q[c] + k, r);
+        }
+    }
+}
+#else
+static void blend_u8_math(const int32_t db[4][EG_SOFT_LANES], const float unit[4], const float max[4],
+                          const eg_soft_vec4_t *src, uint32_t fast, int32_t q[4][EG_SOFT_LANES])
+{
+    float s[4][EG_SOFT_LANES];
+    for (uint32_t c = 0; c < 4u; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) s[c][l] = clamp01(src->c[c].f[l]);
+    for (uint32_t c = 0; c < 4u; c++) {
+        bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+        bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            float sf = sa ? s[3][l] : 1.0f, df = inv ? 1.0f - s[3][l] : 0.0f;
+            float v = s[c][l] * sf + (float)db[c][l] * unit[c] * df;
+            float a = v > 0.0f ? v : 0.0f;
+            a = a < 1.0f ? a : 1.0f;
+            q[c][l] = (int32_t)(a * max[c] + 0.5f);
+        }
+    }
+}
+#endif
+
+void eg_soft_blend_u8(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                      uint32_t fast)
+{
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    int32_t d[4][EG_SOFT_LANES], q[4][EG_SOFT_LANES];
+    if (mask == EG_SOFT_ALL_LANES) {
+        for (uint32_t r = 0; r < 4u; r++) {
+            const uint8_t *row = blk + (size_t)r * t->row_pitch_B;
+            for (uint32_t x = 0; x < 4u; x++)
+                for (uint32_t c = 0; c < 4u; c++) d[c][r * 4u + x] = row[(size_t)x * t->elem_B + sw[c]];
+        }
+    } else {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {   /* lanes off the target are never read */
+            const uint8_t *p = lane_ptr(t, blk, l);
+            bool in = mask >> l & 1u;
+            for (uint32_t c = 0; c < 4u; c++) d[c][l] = in ? p[sw[c]] : 0;
+        }
+    }
+    static const float unit[4] = { 1.0f / 255.0f, 1.0f / 255.0f, 1.0f / 255.0f, 1.0f / 255.0f };
+    static const float max[4] = { 255.0f, 255.0f, 255.0f, 255.0f };
+    blend_u8_math(d, unit, max, src, fast, q);
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        p[sw[0]] = (uint8_t)q[0][l]; p[sw[1]] = (uint8_t)q[1][l]; p[sw[2]] = (uint8_t)q[2][l]; p[sw[3]] = (uint8_t)q[3][l];
+    }
+}
+
+/* RGB565: unpack_565 / pack_565's conversions (alpha reads as 1.0 = code 1 * 1.0f). */
+void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                       uint32_t fast)
+{
+    static const float unit[4] = { 1.0f / 31.0f, 1.0f / 63.0f, 1.0f / 31.0f, 1.0f }, max[4] = { 31.0f, 63.0f, 31.0f, 1.0f };
+    int32_t d[4][EG_SOFT_LANES], q[4][EG_SOFT_LANES];
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {   /* lanes off the target are never read */
+        const uint8_t *p = lane_ptr(t, blk, l);
+        uint32_t v = mask >> l & 1u ? (uint32_t)p[0] | (uint32_t)p[1] << 8 : 0u;
+        d[0][l] = (int32_t)(v >> 11); d[1][l] = (int32_t)(v >> 5 & 63u); d[2][l] = (int32_t)(v & 31u); d[3][l] = 1;
+    }
+    blend_u8_math(d, unit, max, src, fast, q);
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        uint32_t v = (uint32_t)q[0][l] << 11 | (uint32_t)q[1][l] << 5 | (uint32_t)q[2][l];
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
     }
 }
 

@@ -4,6 +4,9 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_vm.h"
+#include "hal/soft/soft_span.h"
+#include "hal/soft/soft_bench.h"
 
 static void setup_vertex_input(struct eg_soft_raster_pipeline *r, const eg_render_pipeline_t *rp)
 {
@@ -79,6 +82,26 @@ static void setup_depth_stencil(struct eg_soft_raster_pipeline *r, const eg_rend
     r->depth_bias_clamp = ds->depthBiasClamp;
 }
 
+/* One channel group of the fused 8-bit blend: op Add, src One/SrcAlpha, dst Zero/OneMinusSrcAlpha. */
+static bool u8_group(uint8_t op, uint8_t src, uint8_t dst)
+{
+    return op == WGPUBlendOperation_Add && (src == WGPUBlendFactor_One || src == WGPUBlendFactor_SrcAlpha) &&
+           (dst == WGPUBlendFactor_Zero || dst == WGPUBlendFactor_OneMinusSrcAlpha);
+}
+
+static uint8_t blend_u8_class(WGPUTextureFormat f, const eg_soft_blend_t *b)
+{
+    if ((f != WGPUTextureFormat_RGBA8Unorm && f != WGPUTextureFormat_BGRA8Unorm && f != EG_FORMAT_RGB565_VALUE) ||
+        !u8_group(b->op_c, b->src_c, b->dst_c) || !u8_group(b->op_a, b->src_a, b->dst_a))
+        return 0;
+    return (uint8_t)(EG_SOFT_BLEND_U8 | (f == WGPUTextureFormat_BGRA8Unorm ? EG_SOFT_BLEND_U8_BGRA : 0u) |
+                     (f == EG_FORMAT_RGB565_VALUE ? EG_SOFT_BLEND_U8_565 : 0u) |
+                     (b->src_c == WGPUBlendFactor_SrcAlpha ? EG_SOFT_BLEND_U8_SA_C : 0u) |
+                     (b->dst_c == WGPUBlendFactor_OneMinusSrcAlpha ? EG_SOFT_BLEND_U8_INV_C : 0u) |
+                     (b->src_a == WGPUBlendFactor_SrcAlpha ? EG_SOFT_BLEND_U8_SA_A : 0u) |
+                     (b->dst_a == WGPUBlendFactor_OneMinusSrcAlpha ? EG_SOFT_BLEND_U8_INV_A : 0u));
+}
+
 static void setup_targets(struct eg_soft_raster_pipeline *r, const eg_render_pipeline_t *rp)
 {
     r->rt_count = rp->color_target_count;
@@ -100,6 +123,7 @@ static void setup_targets(struct eg_soft_raster_pipeline *r, const eg_render_pip
             b->src_c == WGPUBlendFactor_One && b->src_a == WGPUBlendFactor_One &&
             b->dst_c == WGPUBlendFactor_Zero && b->dst_a == WGPUBlendFactor_Zero)
             b->enabled = 0;
+        r->blend_fast[i] = b->enabled && b->wmask == 15u ? blend_u8_class(ct->format, b) : 0u;
     }
 }
 
@@ -137,15 +161,33 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
     setup_targets(r, rp);
     /* Early tests are invisible when the shader cannot change depth, coverage or memory. */
     r->fs_copy = fs && !r->alpha_to_coverage && eg_soft_program_copy_class(fs, &r->copy);
-    r->early_z = !r->fsi || (!r->fsi->writes_depth && !r->fsi->may_discard &&
+    r->early_z = !r->fsi || (!r->fsi->writes_depth && !r->fsi->may_discard && !fs->writes_sample_mask &&
                              !r->fsi->has_side_effects && !r->alpha_to_coverage);
+    eg_status_t st = eg_soft_span_pipe_create(r);
+    if (st != EG_STATUS_OK) {
+        eg_soft_heap_free(r);
+        return st;
+    }
     *out = r;
     return EG_STATUS_OK;
 }
 
 void eg_soft_raster_pipeline_destroy(struct eg_soft_raster_pipeline *r)
 {
-    if (r) eg_soft_heap_free(r);
+    if (!r) return;
+    eg_soft_span_pipe_destroy(r);
+    eg_soft_heap_free(r);
+}
+
+void eg_soft_render_pipeline_set_native_fs(WGPURenderPipeline p, eg_soft_native_fs_fn fn, const void *user)
+{
+    eg_soft_render_pipeline_t *sp = p ? (eg_soft_render_pipeline_t *)(void *)&p->hal : NULL;
+    struct eg_soft_raster_pipeline *r = sp ? sp->raster : NULL;
+    if (!r || !r->fs) return;
+    r->native_fs = fn;
+    r->native_user = user;
+    /* the fast paths stand for the VM program: off while a native function replaces it */
+    r->fs_copy = !fn && !r->alpha_to_coverage && eg_soft_program_copy_class(r->fs, &r->copy);
 }
 
 #endif /* EMGPU_HAL_SOFT */

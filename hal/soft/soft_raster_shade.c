@@ -8,6 +8,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_vm.h"
 
 static inline eg_soft_mask_t quad_expand(eg_soft_mask_t m)
 {
@@ -202,7 +203,12 @@ static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, cons
         uint8_t *blk = t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B;
         for (uint32_t s = 0; s < f->samples; s++) {
             if (!cov[s]) continue;
-            if (b->enabled) {
+            if (rs->blend_fast[i] && eg_soft_raster_fast_paths) {
+                if (rs->blend_fast[i] & EG_SOFT_BLEND_U8_565)
+                    eg_soft_blend_565(t, blk + (size_t)s * t->block_B, cov[s], &f->w->io_out[i], rs->blend_fast[i]);
+                else
+                    eg_soft_blend_u8(t, blk + (size_t)s * t->block_B, cov[s], &f->w->io_out[i], rs->blend_fast[i]);
+            } else if (b->enabled) {
                 eg_soft_vec4_t dst;
                 if (cov[s] != EG_SOFT_ALL_LANES) eg_memset(&dst, 0, sizeof dst);   /* keep unused lanes finite */
                 rs->fmt[i].unpack(t, blk + (size_t)s * t->block_B, cov[s], &dst);
@@ -236,7 +242,9 @@ static void copy_shade(const eg_soft_frag_t *f)
     }
 }
 
-void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+/* The block's fragment pipeline for coverage cov; `sample` is the sample being shaded when the
+ * program runs per sample (SampleId), else 0. */
+static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES], uint32_t sample)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
     eg_soft_mask_t pix = 0;
@@ -269,16 +277,25 @@ void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_ma
     eg_soft_invocation_t inv;
     inv.in = f->w->io_in;
     inv.out = f->w->io_out;
-    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-        inv.position.c[0].f[l] = (float)(bx + (l & 3u)) + 0.5f;
-        inv.position.c[1].f[l] = (float)(by + (l >> 2)) + 0.5f;
-        inv.position.c[2].f[l] = zc[l];
-        inv.position.c[3].f[l] = b.w1[l];
-    }
+    if (rs->fsi->uses_frag_coord || rs->native_fs)   /* LD_SYS FRAG_COORD (or a bench function) reads it */
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            inv.position.c[0].f[l] = (float)(bx + (l & 3u)) + 0.5f;
+            inv.position.c[1].f[l] = (float)(by + (l >> 2)) + 0.5f;
+            inv.position.c[2].f[l] = zc[l];
+            inv.position.c[3].f[l] = b.w1[l];
+        }
     inv.front_facing = (!f->t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
     inv.helper = lanes & ~pix;
     inv.active = lanes;
-    eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
+    inv.sample_id = sample;
+    if (rs->fs->uses_sample_mask)   /* per-sample shading: cov holds only that sample's bit */
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            uint32_t m = 0;
+            for (uint32_t s = 0; s < f->samples; s++) m |= (cov[s] >> l & 1u) << s;
+            inv.sample_mask_in.u[l] = m;
+        }
+    if (rs->native_fs) rs->native_fs(&inv, rs->native_user);
+    else eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
     eg_soft_mask_t alive = inv.active & pix;
     if (rs->fsi->writes_depth) {
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = inv.frag_depth.f[l];
@@ -293,8 +310,30 @@ void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_ma
         }
     }
     for (uint32_t s = 0; s < f->samples; s++) cov[s] &= alive;
+    if (rs->fs->writes_sample_mask)   /* WebGPU: the output mask ANDs the coverage */
+        for (uint32_t s = 0; s < f->samples; s++) {
+            eg_soft_mask_t keep = 0;
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) keep |= (inv.sample_mask_out.u[l] >> s & 1u) << l;
+            cov[s] &= keep;
+        }
     if (!rs->early_z) ds_test(f, bx, by, zc, cov);
     write_colors(f, bx, by, cov);
+}
+
+void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    if (!rs->fs || !rs->fs->uses_sample_id || f->samples == 1u) {
+        shade(f, bx, by, cov, 0);
+        return;
+    }
+    /* Sample shading (Vulkan "Sample Shading", implied by SampleId): one run per covered sample
+     * with only that sample's coverage; inputs stay interpolated at the pixel centre. */
+    for (uint32_t s = 0; s < f->samples; s++) {
+        eg_soft_mask_t one[EG_SOFT_MAX_SAMPLES] = { 0 };
+        one[s] = cov[s];
+        if (one[s]) shade(f, bx, by, one, s);
+    }
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -4,6 +4,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_internal.h"
+#include "hal/soft/soft_bin_band.h"
 #include "kernel/api/device.h"
 
 /* ---- texture layout (documented in soft_internal.h) ---- */
@@ -138,6 +139,7 @@ void eg_soft_texture_destroy(eg_hal_device_t *dev, eg_texture_t *tex)
 {
     (void)dev;
     eg_soft_texture_t *st = eg_soft_texture(tex);
+    eg_soft_band_release(tex);   /* a banded surface frame (soft_bin_band.h): frees its record */
     eg_soft_heap_free(st->mem);
     st->mem = NULL;
 }

@@ -104,6 +104,10 @@ typedef struct eg_soft_invocation {
     eg_soft_mask_t helper;            /* fragment in: lanes that run only for derivatives */
     /* in: lanes to run. fragment out: the lanes not discarded (helper lanes included). */
     eg_soft_mask_t active;
+    /* ---- appended by helper "fast" (session 3): sample built-ins ---- */
+    uint32_t sample_id;               /* fragment in: SampleId (the sample this call shades; 0) */
+    eg_soft_reg_t sample_mask_in;     /* fragment in: SampleMask, covered-sample bits per lane */
+    eg_soft_reg_t sample_mask_out;    /* fragment out: SampleMask written (program writes it) */
 } eg_soft_invocation_t;
 
 /* ---- soft_vm_compile.c ---- */

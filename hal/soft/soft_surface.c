@@ -10,13 +10,21 @@
  * of x * max / 255 (a tie would need 2 * x * max = an odd multiple of 255). Expansion from 5/6
  * bits is (q * 255 + max / 2) / max; expanding and re-quantising gives q back, so an
  * RGB565 texture presented to a BGR565 or RGB565BE panel loses nothing.
+ *
+ * BANDED FRAMES (strip mode, docs/displays.md "Banded rendering"): the frame texture has no
+ * full-frame memory, only `strip_rows` rows in the texture's format (or none when the texture's
+ * bytes are the panel's: then the panel's strip buffer is rendered into directly). soft_exec.c
+ * bins a render pass into it once and rasterizes it strip by strip; eg_soft_band_strip converts
+ * each finished strip and hands it to the flush callback. Records live in a small static table
+ * (EG_SOFT_MAX_BANDS frames in flight, one per strip-mode surface); the texture's hal words mark
+ * it: total_B == 0 (no real texture has that) and plane1_offset_B = record index.
  */
 #include "config/emgpu_config.h"
 
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_internal.h"
-#include "kernel/api/surface.h"
+#include "hal/soft/soft_bin_band.h"
 
 #define CHUNK_PX 32u
 
@@ -166,10 +174,99 @@ static void convert_row(uint8_t *dst, const uint8_t *src, uint32_t width_px, uin
     }
 }
 
+/* ---- banded frames ---- */
+
+#define EG_SOFT_MAX_BANDS 4u
+
+static eg_soft_band_t bands[EG_SOFT_MAX_BANDS];
+
+eg_soft_band_t *eg_soft_band_of(const eg_texture_t *tex)
+{
+    const eg_soft_texture_t *st = eg_soft_texture(tex);
+    if (st->total_B != 0 || st->plane1_offset_B >= EG_SOFT_MAX_BANDS) return NULL;
+    eg_soft_band_t *b = &bands[st->plane1_offset_B];
+    return b->tex == tex ? b : NULL;
+}
+
+eg_status_t eg_soft_surface_band(eg_hal_device_t *dev, eg_texture_t *tex, const eg_hal_present_t *p)
+{
+    (void)dev;
+    uint32_t i = 0;
+    while (i < EG_SOFT_MAX_BANDS && bands[i].tex) i++;
+    if (i == EG_SOFT_MAX_BANDS || !p->strip || !p->flush || !p->strip_rows) return EG_STATUS_INTERNAL;
+    eg_soft_band_t *b = &bands[i];
+    eg_memset(b, 0, sizeof *b);
+    b->dst = *p;
+    b->block_B = tex->fi->block_B;
+    /* The panel's bytes are the texture's: render into the strip buffer itself (16-bit panels
+     * have no alpha; 32-bit ones only when no X/opaque byte has to be forced to 0xFF). */
+    b->direct = eg_panel_format_texture(p->format) == tex->format &&
+                (eg_panel_format_bytes(p->format) == 2u || (!pad_is_x(p->format) && !p->opaque));
+    eg_soft_texture_t *st = eg_soft_texture(tex);
+    st->mem = NULL;
+    if (b->direct) {
+        b->rows = p->strip;
+        b->row_pitch_B = p->stride_B;
+        st->mem = p->strip;   /* not the soft heap's: eg_soft_band_release forgets it */
+    } else {
+        b->row_pitch_B = tex->size.width * b->block_B;
+        st->mem = eg_soft_heap_alloc((size_t)b->row_pitch_B * p->strip_rows);   /* freed by texture_destroy */
+        if (!st->mem) return EG_STATUS_OUT_OF_MEMORY;
+        b->rows = st->mem;
+    }
+    b->tex = tex;
+    st->total_B = 0;
+    st->plane1_offset_B = i;
+    return EG_STATUS_OK;
+}
+
+void eg_soft_band_release(const eg_texture_t *tex)
+{
+    eg_soft_band_t *b = eg_soft_band_of(tex);
+    if (!b) return;
+    if (b->direct) eg_soft_texture(tex)->mem = NULL;   /* the panel's strip buffer: never freed here */
+    b->tex = NULL;
+}
+
+void eg_soft_band_strip(eg_soft_band_t *b, uint32_t y0, uint32_t rows)
+{
+    const eg_hal_present_t *p = &b->dst;
+    uint32_t w = eg_min_u32(p->width_px, b->tex->size.width);
+    if (!b->direct) {
+        decode_fn dec = decoder_of(b->tex->format);
+        encode_fn enc = encoder_of(p->format);
+        if (!dec || !enc) return;
+        bool opaque = p->opaque || pad_is_x(p->format);
+        uint32_t dst_px_B = eg_panel_format_bytes(p->format);
+        for (uint32_t r = 0; r < rows; r++)
+            convert_row(p->strip + (size_t)r * p->stride_B, b->rows + (size_t)r * b->row_pitch_B, w,
+                        b->block_B, dst_px_B, dec, enc, opaque);
+    }
+    p->flush(p->flush_user, 0, y0, w, rows, p->strip, p->stride_B);
+}
+
+/* A frame no pass drew: the texture's initial contents, transparent black (WebGPU
+ * getCurrentTexture), strip by strip. */
+static void present_undrawn(eg_soft_band_t *b)
+{
+    uint32_t h = eg_min_u32(b->dst.height_px, b->tex->size.height);
+    for (uint32_t y = 0; y < h; y += b->dst.strip_rows) {
+        uint32_t rows = eg_min_u32(b->dst.strip_rows, h - y);
+        for (uint32_t r = 0; r < rows; r++) eg_memset(b->rows + (size_t)r * b->row_pitch_B, 0, b->row_pitch_B);
+        eg_soft_band_strip(b, y, rows);
+    }
+}
+
 eg_status_t eg_soft_surface_present(eg_hal_device_t *dev, const eg_texture_t *tex,
                                     const eg_hal_present_t *p)
 {
     (void)dev;
+    eg_soft_band_t *band = eg_soft_band_of(tex);
+    if (band) {   /* the strips went to the panel when the frame's pass ended */
+        if (!band->drawn) present_undrawn(band);
+        band->drawn = false;
+        return EG_STATUS_OK;
+    }
     decode_fn dec = decoder_of(tex->format);
     encode_fn enc = encoder_of(p->format);
     if (!dec || !enc || (!p->mem && !(p->strip && p->flush && p->strip_rows))) return EG_STATUS_INTERNAL;

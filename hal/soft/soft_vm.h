@@ -30,7 +30,7 @@ typedef enum eg_vm_op {
     X(END) X(BLOCK) X(BR) X(BRC) X(SWITCH) X(CASE) X(KILL) X(BARRIER) \
     X(MASK_AND) X(MASK_ANDN) X(MASK_RESTORE) \
     /* moves, io */ \
-    X(MOV) X(SELECT) X(LD_IN) X(ST_OUT) X(LD_SYS) X(ST_POS) X(ST_DEPTH) \
+    X(MOV) X(SELECT) X(LD_IN) X(ST_OUT) X(LD_SYS) X(ST_POS) X(ST_DEPTH) X(ST_SMASK) \
     X(LDI) X(STI) X(LDBUF) X(STBUF) X(LDWG) X(STWG) X(BUFLEN) \
     X(ATOM) \
     /* float */ \
@@ -108,6 +108,8 @@ struct eg_soft_program {
     uint32_t slot_count;
     eg_vm_slot_t slots[EG_VM_MAX_SLOTS];
     bool uses_barrier;
+    /* fragment: reads SampleId (runs once per covered sample), writes SampleMask (ANDs coverage) */
+    bool uses_sample_id, uses_sample_mask, writes_sample_mask;
     /* compute: per-block states for a workgroup run in lockstep (soft heap) */
     void *compute_mem;
     uint32_t compute_blocks;
@@ -125,6 +127,11 @@ typedef struct eg_vm_state {
     eg_soft_reg_t *regs;
     eg_soft_mask_t *pending;    /* [block_count] */
     eg_soft_mask_t exec, alive, saved, side;   /* side: lanes whose stores/atomics take effect */
+    /* Lanes nothing outside them observes: the run's lanes (fragment: whole quads). While exec
+     * equals it, results go straight to every lane of the destination with no mask merge (the
+     * other lanes are never read: no quad of theirs runs). 0 after a KILL: a killed lane's stale
+     * values stay visible to its quad's derivatives. */
+    eg_soft_mask_t whole;
     uint32_t pc;
     bool done;
     /* inputs */
@@ -150,6 +157,9 @@ void eg_vm_alu_scalar(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, con
 
 /* soft_vm_math.c: deterministic float math (same bits on every target: no libm). */
 float eg_vm_sqrtf(float x);
+/** The integer-only square root eg_vm_sqrtf uses where the target has no hardware one (tests
+ *  compare the two: IEEE sqrt is correctly rounded, so they must agree bit for bit). */
+float eg_vm_sqrtf_soft(float x);
 float eg_vm_floorf(float x);
 float eg_vm_truncf(float x);
 float eg_vm_exp2f(float x);

@@ -6,19 +6,7 @@
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm.h"
 
-#if EMGPU_SOFT_SIMD && (defined(__GNUC__) || defined(__clang__)) && EG_SOFT_LANES % 4 == 0
-/* 4-lane (128-bit) vectors: one SSE/NEON register each, so every operation below is a few
- * native instructions per 4 lanes (64-byte vectors spilled to the stack and were slower). */
-#define VM_SIMD 1
-typedef float vf_t __attribute__((vector_size(16)));
-typedef int32_t vi_t __attribute__((vector_size(16)));
-typedef uint32_t vu_t __attribute__((vector_size(16)));
-#define VLOAD(v, p) __builtin_memcpy(&(v), (p), 16)
-#define VSTORE(p, v) __builtin_memcpy((p), &(v), 16)
-#define CH_ for (uint32_t k = 0; k < EG_SOFT_LANES; k += 4)
-#else
-#define VM_SIMD 0
-#endif
+#include "hal/soft/soft_vm_simd.h"
 
 #define L_ for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
 
@@ -167,15 +155,6 @@ static uint32_t fcmp(uint32_t op, float a, float b)
 }
 
 #if VM_SIMD
-/* Vector bodies: per-lane IEEE results, so the bytes equal the scalar loops (soft_vm_test
- * checks). Each 4-lane chunk is read before it is written, so d may alias a, b or c. */
-#define VF2_(expr) CH_ { vf_t x, y, r; VLOAD(x, a->f + k); VLOAD(y, b->f + k); r = (expr); VSTORE(d->f + k, r); }
-#define VU2_(expr) CH_ { vu_t x, y, r; VLOAD(x, a->u + k); VLOAD(y, b->u + k); r = (expr); VSTORE(d->u + k, r); }
-#define VCMP_(expr) CH_ { vf_t x, y; vu_t r; VLOAD(x, a->f + k); VLOAD(y, b->f + k); r = (vu_t)(expr) & 1u; VSTORE(d->u + k, r); }
-/* Picks y's bits where m is set, else x's (bitwise, so NaN payloads and -0 pass unchanged). */
-#define VPICK_(cond) CH_ { vf_t x, y; vu_t ux, uy, m, r; VLOAD(x, a->f + k); VLOAD(y, b->f + k); \
-        VLOAD(ux, a->u + k); VLOAD(uy, b->u + k); m = (vu_t)(cond); r = (uy & m) | (ux & ~m); VSTORE(d->u + k, r); }
-
 /* The hot, simple operations. Returns false for operations left to the scalar code. */
 static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
                      const eg_soft_reg_t *c)
@@ -186,14 +165,8 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
     case EG_VM_FSUB: VF2_(x - y) return true;
     case EG_VM_FMUL: VF2_(x * y) return true;
     case EG_VM_FDIV: VF2_(x / y) return true;
-    case EG_VM_FFMA:   /* a * b + c, two roundings like the scalar code (no contraction) */
-        CH_ { vf_t x, y, z, r; VLOAD(x, a->f + k); VLOAD(y, b->f + k); VLOAD(z, c->f + k);
-              r = x * y; r = r + z; VSTORE(d->f + k, r); }
-        return true;
-    case EG_VM_FMIX:   /* a * (1 - c) + b * c, same operation order as the scalar code */
-        CH_ { vf_t x, y, z, r, one = { 1.0f, 1.0f, 1.0f, 1.0f }; VLOAD(x, a->f + k); VLOAD(y, b->f + k);
-              VLOAD(z, c->f + k); vf_t p = one - z; p = x * p; vf_t q = y * z; r = p + q; VSTORE(d->f + k, r); }
-        return true;
+    case EG_VM_FFMA: VFMA_ return true;
+    case EG_VM_FMIX: VMIX_ return true;
     case EG_VM_IADD: VU2_(x + y) return true;
     case EG_VM_ISUB: VU2_(x - y) return true;
     case EG_VM_IMUL: VU2_(x * y) return true;
@@ -207,16 +180,10 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
     case EG_VM_FEQ: VCMP_(x == y) return true;
     case EG_VM_FMIN: VPICK_(y < x) return true;   /* same choice as fmin_f/fmax_f */
     case EG_VM_FMAX: VPICK_(x < y) return true;
-    case EG_VM_SELECT:
-        CH_ { vu_t x, y, z, m, r; VLOAD(x, a->u + k); VLOAD(y, b->u + k); VLOAD(z, c->u + k);
-              m = (vu_t)(x != 0); r = (y & m) | (z & ~m); VSTORE(d->u + k, r); }
-        return true;
-    case EG_VM_FCLAMP:  /* fmin_f(fmax_f(a, b), c) */
-        CH_ { vf_t x, y, z; vu_t ux, uy, uz, m; VLOAD(x, a->f + k); VLOAD(y, b->f + k); VLOAD(z, c->f + k);
-              VLOAD(ux, a->u + k); VLOAD(uy, b->u + k); VLOAD(uz, c->u + k);
-              m = (vu_t)(x < y); ux = (uy & m) | (ux & ~m); VLOAD(x, &ux);
-              m = (vu_t)(z < x); ux = (uz & m) | (ux & ~m); VSTORE(d->u + k, ux); }
-        return true;
+    case EG_VM_SELECT: VSELECT_ return true;
+    case EG_VM_FCLAMP: VCLAMP_ return true;
+    case EG_VM_FABS: VU1_(x & 0x7fffffffu) return true;
+    case EG_VM_FNEG: VU1_(x ^ 0x80000000u) return true;
     default:
         return false;
     }

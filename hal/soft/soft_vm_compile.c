@@ -197,6 +197,8 @@ static bool global_input(vm_cc_t *cc, const eg_ir_var_t *v, vm_val_t *out)
             uint32_t sys = sys_of(v->builtin - 1u, i, &ok);
             if (!ok) return vm_fail(cc, EG_STATUS_INTERNAL, "input built-in %u", (unsigned)(v->builtin - 1u));
             if (v->builtin - 1u == SpvBuiltInWorkgroupSize) continue;
+            if (v->builtin - 1u == SpvBuiltInSampleId) cc->prog->uses_sample_id = true;
+            if (v->builtin - 1u == SpvBuiltInSampleMask) cc->prog->uses_sample_mask = true;
             vm_emit(cc, EG_VM_LD_SYS, r[i], EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, sys);
         }
         if (v->builtin - 1u == SpvBuiltInFragCoord) info->uses_frag_coord = true;
@@ -309,8 +311,11 @@ static bool epilogue(vm_cc_t *cc)
         } else if (v->builtin == SpvBuiltInFragDepth + 1u) {
             info->writes_depth = true;
             vm_emit(cc, EG_VM_ST_DEPTH, EG_VM_NONE, p->base, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0);
+        } else if (v->builtin == SpvBuiltInSampleMask + 1u) {
+            cc->prog->writes_sample_mask = true;   /* int[1]: element 0 holds the 4 sample bits */
+            vm_emit(cc, EG_VM_ST_SMASK, EG_VM_NONE, p->base, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0);
         } else if (v->builtin) {
-            continue;                              /* SampleMask, PointSize: not produced */
+            continue;                              /* PointSize: not produced */
         } else {
             if (v->location >= EG_SOFT_MAX_LOCATIONS || n > 4 || v->component + n > 4)
                 return vm_fail(cc, EG_STATUS_INTERNAL, "output at location %u with %u components",
@@ -571,7 +576,9 @@ static bool compile(vm_cc_t *cc)
     vm_emit(cc, EG_VM_END, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0);
     if (cc->failed) return false;
     vm_link_blocks(cc);
-    return vm_regalloc(cc, &cc->prog->reg_count);
+    if (!vm_regalloc(cc, &cc->prog->reg_count)) return false;
+    vm_optimize(cc);
+    return true;
 }
 
 /* Moves the compiled program into one soft-heap allocation. */

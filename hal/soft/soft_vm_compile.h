@@ -97,4 +97,11 @@ bool vm_lower_ext(vm_cc_t *cc, const eg_ir_inst_t *in);
 bool vm_load(vm_cc_t *cc, const vm_ptr_t *p, vm_val_t *out);
 bool vm_store(vm_cc_t *cc, const vm_ptr_t *p, const uint32_t *src, uint32_t n);
 
+/* soft_vm_regalloc.c / soft_vm_opt.c (helper "fast") */
+void vm_operands(eg_vm_inst_t *in, uint16_t *out[4], uint8_t *write);
+/** Copy propagation and dead-MOV removal on the allocated bytecode (block links redone). */
+void vm_optimize(vm_cc_t *cc);
+/* soft_vm_regalloc.c: BLOCK instructions learn where the next block starts */
+void vm_link_blocks(vm_cc_t *cc);
+
 #endif /* EG_SOFT_VM_COMPILE_H */

@@ -63,7 +63,7 @@ static void init_state(const eg_soft_program_t *p, eg_vm_state_t *st, uint8_t *m
     st->pending = (eg_soft_mask_t *)(void *)(mem + l.regs_B);
     eg_memset(st->pending, 0, l.pending_B);
     st->pending[0] = lanes;
-    st->exec = st->alive = st->side = lanes;
+    st->exec = st->alive = st->side = st->whole = lanes;
     st->pc = 0;
     st->done = false;
     st->res = res;

@@ -6,6 +6,7 @@
 #include "hal/soft/soft_internal.h"
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm.h"
+#include "hal/soft/soft_vm_simd.h"
 #include "kernel/api/bind_group.h"
 
 void eg_vm_image(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_inst_t *in);
@@ -106,8 +107,8 @@ static void load_sys(eg_vm_state_t *st, uint32_t sel, eg_soft_reg_t *t, const eg
             break;
         case EG_VM_SYS_FRONT_FACING: t->u[l] = inv->front_facing >> l & 1u; break;
         case EG_VM_SYS_LOCAL_INDEX: t->u[l] = li; break;
-        case EG_VM_SYS_SAMPLE_ID: t->u[l] = 0; break;
-        case EG_VM_SYS_SAMPLE_MASK: t->u[l] = 1; break;
+        case EG_VM_SYS_SAMPLE_ID: t->u[l] = inv->sample_id; break;
+        case EG_VM_SYS_SAMPLE_MASK: t->u[l] = inv->sample_mask_in.u[l]; break;
         default:
             if (sel >= EG_VM_SYS_LOCAL_ID && sel < EG_VM_SYS_LOCAL_ID + 3) t->u[l] = lid[sel - EG_VM_SYS_LOCAL_ID];
             else if (sel < EG_VM_SYS_GLOBAL_ID + 3)
@@ -170,6 +171,7 @@ static void memory_op(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm
     case EG_VM_ST_OUT: commit(&st->inv->out[in->imm >> 2].c[in->imm & 3u], a, st->exec); break;
     case EG_VM_ST_POS: commit(&st->inv->position.c[in->imm], a, st->exec); break;
     case EG_VM_ST_DEPTH: commit(&st->inv->frag_depth, a, st->exec); break;
+    case EG_VM_ST_SMASK: commit(&st->inv->sample_mask_out, a, st->exec); break;
     case EG_VM_UNPACK_H2: L_ t->f[l] = eg_soft_f16_to_f32((uint16_t)(a->u[l] >> (16u * in->imm))); break;
     default: break;
     }
@@ -178,12 +180,8 @@ static void memory_op(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm
 static bool writes_dst(uint32_t op)
 {
     return op != EG_VM_STI && op != EG_VM_STBUF && op != EG_VM_STWG && op != EG_VM_ST_OUT &&
-           op != EG_VM_ST_POS && op != EG_VM_ST_DEPTH && op != EG_VM_TEXSTORE && op != EG_VM_ARGS;
-}
-
-static bool is_memory(uint32_t op)
-{
-    return (op >= EG_VM_LD_IN && op <= EG_VM_ATOM) || op == EG_VM_UNPACK_H2;
+           op != EG_VM_ST_POS && op != EG_VM_ST_DEPTH && op != EG_VM_ST_SMASK && op != EG_VM_TEXSTORE &&
+           op != EG_VM_ARGS;
 }
 
 void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
@@ -231,6 +229,7 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
         case EG_VM_KILL:
             st->alive &= ~st->exec;
             st->exec = 0;
+            st->whole = 0;
             continue;
         case EG_VM_BARRIER:
             st->pc = pc;
@@ -239,23 +238,66 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
         case EG_VM_MASK_ANDN: st->saved = st->exec; st->exec &= ~mask_of(rd(p, st, in->a)); continue;
         case EG_VM_MASK_RESTORE: st->exec = st->saved; continue;
         case EG_VM_CASE: continue;
+#if VM_SIMD
+        /* The hot ALU operations inline, when every lane that matters runs (no mask merge):
+         * one dispatch per instruction instead of two; the same vector bodies as eg_vm_alu. */
+#define HOT_(n, body) \
+            if (!st->exec) continue; \
+            if ((st->exec == st->whole || st->exec == EG_SOFT_ALL_LANES) && in->dst != EG_VM_NONE) { \
+                eg_soft_reg_t *d = &st->regs[in->dst]; \
+                const eg_soft_reg_t *a = RD_(in->a), *b = (n) > 1 ? RD_(in->b) : a, *c = (n) > 2 ? RD_(in->c) : a; \
+                (void)b; (void)c; \
+                body \
+                continue; \
+            } \
+            break;
+#define RD_(r) ((r) >= EG_VM_CONST_BASE ? &p->consts[(r) - EG_VM_CONST_BASE] : &st->regs[r])
+        case EG_VM_MOV: HOT_(1, VU1_(x))
+        case EG_VM_FADD: HOT_(2, VF2_(x + y))
+        case EG_VM_FSUB: HOT_(2, VF2_(x - y))
+        case EG_VM_FMUL: HOT_(2, VF2_(x * y))
+        case EG_VM_FFMA: HOT_(3, VFMA_)
+        case EG_VM_FMIX: HOT_(3, VMIX_)
+        case EG_VM_FMIN: HOT_(2, VPICK_(y < x))
+        case EG_VM_FMAX: HOT_(2, VPICK_(x < y))
+        case EG_VM_FCLAMP: HOT_(3, VCLAMP_)
+        case EG_VM_SELECT: HOT_(3, VSELECT_)
+        case EG_VM_FLT: HOT_(2, VCMP_(x < y))
+        case EG_VM_FGT: HOT_(2, VCMP_(x > y))
+        case EG_VM_FLE: HOT_(2, VCMP_(x <= y))
+        case EG_VM_FGE: HOT_(2, VCMP_(x >= y))
+        case EG_VM_FABS: HOT_(1, VU1_(x & 0x7fffffffu))
+        case EG_VM_FNEG: HOT_(1, VU1_(x ^ 0x80000000u))
+        case EG_VM_IADD: HOT_(2, VU2_(x + y))
+        case EG_VM_AND: HOT_(2, VU2_(x & y))
+        case EG_VM_OR: HOT_(2, VU2_(x | y))
+#undef RD_
+#undef HOT_
+#endif
         default:
             break;
         }
         if (!st->exec) continue;
+        /* every lane that matters is active: write the destination directly, no mask merge */
+        bool direct = (st->exec == EG_SOFT_ALL_LANES || st->exec == st->whole) && in->dst != EG_VM_NONE;
         if (in->op < EG_VM_LD_IN || in->op > EG_VM_ATOM) {
             if (in->op >= EG_VM_SAMPLE) { eg_vm_image(p, st, in); continue; }
-            /* ALU with every lane active: write the destination directly, no mask merge. Not
-             * for derivatives, which read other lanes of a that may be d. */
-            if (st->exec == EG_SOFT_ALL_LANES && in->op != EG_VM_UNPACK_H2 && in->dst != EG_VM_NONE &&
-                (in->op < EG_VM_DPDX || in->op > EG_VM_FWIDTH)) {
+            if (in->op == EG_VM_UNPACK_H2) {
+                memory_op(p, st, in, &t);
+            } else if (direct && (in->op < EG_VM_DPDX || in->op > EG_VM_FWIDTH)) {
+                /* not derivatives: they read other lanes of a, which may be d */
                 eg_vm_alu(in->op, &st->regs[in->dst], rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
                 continue;
+            } else {
+                eg_vm_alu(in->op, &t, rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
             }
+        } else if (in->op == EG_VM_LD_IN && direct) {
+            const uint32_t *src = st->inv->in[in->imm >> 2].c[in->imm & 3u].u;
+            eg_memcpy(st->regs[in->dst].u, src, sizeof st->regs[0]);
+            continue;
+        } else {
+            memory_op(p, st, in, &t);
         }
-        if (is_memory(in->op)) memory_op(p, st, in, &t);
-        else if (in->op >= EG_VM_SAMPLE) { eg_vm_image(p, st, in); continue; }
-        else eg_vm_alu(in->op, &t, rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
         if (writes_dst(in->op) && in->dst != EG_VM_NONE) commit(&st->regs[in->dst], &t, st->exec);
     }
 }
@@ -295,7 +337,7 @@ void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res,
     eg_vm_bind(p, res, &bound);
     eg_memset(pending, 0, p->block_count * sizeof pending[0]);
     eg_vm_state_t st = { .regs = regs, .pending = pending, .exec = inv->active, .alive = inv->active,
-                         .side = inv->active & ~inv->helper, .inv = inv, .res = &bound };
+                         .side = inv->active & ~inv->helper, .whole = inv->active, .inv = inv, .res = &bound };
     pending[0] = inv->active;
     eg_vm_run(p, &st);
     inv->active = st.alive;

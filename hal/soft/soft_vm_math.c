@@ -30,8 +30,39 @@ float eg_vm_floorf(float x)
     return t > x ? t - 1.0f : t;
 }
 
-/* Correctly rounded square root from an integer square root of the scaled mantissa. */
+/* IEEE 754 requires sqrt to be correctly rounded, so a hardware square root gives the same bits
+ * as the integer algorithm below; use it where the target has one (SSE2, AArch64, an Arm FPU
+ * with single precision: Cortex-M7 fpv5 has VSQRT.F32). The special cases stay ours so the
+ * NaN we return is the same bits everywhere. */
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    (defined(__SSE2__) || defined(__aarch64__) || (defined(__ARM_FP) && (__ARM_FP & 4) && !defined(__SOFTFP__)))
+#define VM_HW_SQRT 1
+#else
+#define VM_HW_SQRT 0
+#endif
+
 float eg_vm_sqrtf(float x)
+{
+#if VM_HW_SQRT
+    uint32_t u = bits_of(x);
+    if (x != x || x == 0.0f || u == 0x7f800000u) return x;   /* NaN, +-0, +inf */
+    if (u >> 31) return float_of(0x7fc00000u);
+#if defined(__arm__)
+    /* the instruction itself: __builtin_sqrtf keeps a call to libm's sqrtf for errno, and the
+     * bare-metal boards link no libm */
+    float r;
+    __asm__("vsqrt.f32 %0, %1" : "=t"(r) : "t"(x));
+    return r;
+#else
+    return __builtin_sqrtf(x);
+#endif
+#else
+    return eg_vm_sqrtf_soft(x);
+#endif
+}
+
+/* Correctly rounded square root from an integer square root of the scaled mantissa. */
+float eg_vm_sqrtf_soft(float x)
 {
     uint32_t u = bits_of(x);
     if (x != x || x == 0.0f || u == 0x7f800000u) return x;   /* NaN, +-0, +inf */

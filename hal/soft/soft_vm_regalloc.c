@@ -21,7 +21,7 @@ static uint8_t roles(uint32_t op)
     case EG_VM_MASK_RESTORE: case EG_VM_CASE:
         return 0;
     case EG_VM_BRC: case EG_VM_SWITCH: case EG_VM_MASK_AND: case EG_VM_MASK_ANDN:
-    case EG_VM_ST_OUT: case EG_VM_ST_POS: case EG_VM_ST_DEPTH:
+    case EG_VM_ST_OUT: case EG_VM_ST_POS: case EG_VM_ST_DEPTH: case EG_VM_ST_SMASK:
         return R_A;
     case EG_VM_LD_IN: case EG_VM_LD_SYS: case EG_VM_BUFLEN: case EG_VM_TEXLEVELS: case EG_VM_TEXSAMPLES:
         return W_DST;
@@ -151,6 +151,13 @@ void vm_link_blocks(vm_cc_t *cc)
         in->b = (uint16_t)(next >> 16);
         next = pc;
     }
+}
+
+/* The register fields of an instruction: out[0] = dst when it is written, out[1..3] = a, b, c
+ * when they are read (NULL otherwise); for the optimizer (soft_vm_opt.c). */
+void vm_operands(eg_vm_inst_t *in, uint16_t *out[4], uint8_t *write)
+{
+    field_regs(in, out, write);
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -11,6 +11,7 @@
 #if EMGPU_HAL_VULKAN
 
 #include "hal/vulkan/vk_internal.h"
+#include "hal/vulkan/vk_swapchain.h"
 #include "hal/vulkan/vk_fault.h"
 #include "kernel/api/features.h"
 #include "kernel/base/fmt.h"
@@ -228,8 +229,11 @@ static bool instance_create(void)
     VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "emgpu",
                               .pEngineName = "emgpu", .apiVersion = api };
     const char *layers[1] = { "VK_LAYER_KHRONOS_validation" };
-    const char *exts[1] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
+    const char *exts[1 + EG_VK_SWAPCHAIN_MAX_EXTS] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME };
     bool validate = validation_wanted() && has_layer(layers[0]);
+    /* helper x11: VK_KHR_surface + VK_KHR_xlib_surface when the loader offers them (vk_swapchain.c) */
+    uint32_t ext_count = validate ? 1u : 0u;
+    ext_count += eg_vk_swapchain_instance_exts(exts + ext_count, EG_VK_SWAPCHAIN_MAX_EXTS);
     if (validation_wanted() && !validate)
         eg_log(EG_LOG_WARN, "vulkan: EMGPU_VK_VALIDATION asks for VK_LAYER_KHRONOS_validation, which is not installed");
     /* Synchronization validation too: the tracker's barriers are what it checks. */
@@ -241,7 +245,7 @@ static bool instance_create(void)
     VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
                                 .pNext = validate ? &vf : NULL,
                                 .enabledLayerCount = validate ? 1u : 0u, .ppEnabledLayerNames = layers,
-                                .enabledExtensionCount = validate ? 1u : 0u, .ppEnabledExtensionNames = exts };
+                                .enabledExtensionCount = ext_count, .ppEnabledExtensionNames = exts };
     VkResult r = eg_vk.vkCreateInstance(&ci, eg_vk_host_allocator(), &vk_instance);
     if (r != VK_SUCCESS) {
         eg_log(EG_LOG_WARN, "vulkan: vkCreateInstance failed (VkResult %d)", (int)r);
@@ -442,6 +446,13 @@ eg_status_t eg_vk_probe(uint32_t ordinal, eg_device_info_t *info)
     return EG_STATUS_OK;
 }
 
+/* helper x11 (vk_swapchain.c): the process's instance and the physical device of an ordinal. */
+VkInstance eg_vk_instance(void) { return vk_instance; }
+VkPhysicalDevice eg_vk_physical_device(uint32_t ordinal)
+{
+    return instance_create() && ordinal < vk_phys_count ? vk_phys[ordinal] : VK_NULL_HANDLE;
+}
+
 /* ---- device ---- */
 
 static eg_status_t create_device(eg_hal_device_t *d)
@@ -464,8 +475,11 @@ static eg_status_t create_device(eg_hal_device_t *d)
     want.textureCompressionBC = d->features.textureCompressionBC;
     want.fullDrawIndexUint32 = d->features.fullDrawIndexUint32;
     want.shaderStorageImageExtendedFormats = d->features.shaderStorageImageExtendedFormats;
+    const char *exts[EG_VK_SWAPCHAIN_MAX_EXTS];   /* helper x11: VK_KHR_swapchain when offered */
     VkDeviceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
-                              .pQueueCreateInfos = &q, .pEnabledFeatures = &want };
+                              .pQueueCreateInfos = &q, .pEnabledFeatures = &want,
+                              .enabledExtensionCount = eg_vk_swapchain_device_exts(d->phys, exts, EG_VK_SWAPCHAIN_MAX_EXTS),
+                              .ppEnabledExtensionNames = exts };
     VkResult r = eg_vk.vkCreateDevice(d->phys, &ci, eg_vk_host_allocator(), &d->device);
     if (r != VK_SUCCESS) return eg_vk_status(r);
     eg_vk.vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);

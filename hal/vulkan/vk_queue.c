@@ -13,6 +13,7 @@
 #if EMGPU_HAL_VULKAN
 
 #include "hal/vulkan/vk_internal.h"
+#include "hal/vulkan/vk_swapchain.h"
 #include "kernel/api/device.h"
 #include "kernel/api/instance.h"
 
@@ -425,6 +426,14 @@ const eg_hal_ops_t eg_vulkan_ops = {
     .queue_submit = vk_queue_submit,
     .completed_index = vk_completed_index,
     .wait_index = vk_wait_index,
+    /* native window surfaces (vk_swapchain.c, helper x11) */
+    .window_caps = eg_vk_window_caps,
+    .window_configure = eg_vk_window_configure,
+    .window_unconfigure = eg_vk_window_unconfigure,
+    .window_acquire = eg_vk_window_acquire,
+    .window_present = eg_vk_window_present,
+    .window_release = eg_vk_window_release,
+    .surface_present = eg_vk_surface_present,   /* by copy (vk_swapchain_copy.c) */
 };
 
 #endif /* EMGPU_HAL_VULKAN */

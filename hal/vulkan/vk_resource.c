@@ -11,6 +11,7 @@
 #if EMGPU_HAL_VULKAN
 
 #include "hal/vulkan/vk_internal.h"
+#include "hal/vulkan/vk_swapchain.h"
 
 /* ---- formats ---- */
 
@@ -115,6 +116,7 @@ VkImageLayout eg_vk_layout_of(uint16_t use, const eg_texture_t *tex)
     case EG_TRACK_TEX_DEPTH_STENCIL_READ | EG_TRACK_TEX_SAMPLED:
         return VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
     case EG_TRACK_TEX_DEPTH_STENCIL_WRITE: return VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    case EG_TRACK_TEX_PRESENT: return VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;   /* swapchain images (vk_swapchain.c) */
     default: return VK_IMAGE_LAYOUT_GENERAL;
     }
 }
@@ -329,7 +331,9 @@ void eg_vk_texture_destroy(eg_hal_device_t *dev, eg_texture_t *tex)
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     for (uint32_t i = 0; i < s->init_count; i++)
         if (s->inits[i] == tex) s->inits[i] = s->inits[--s->init_count];
-    if (vt->image) eg_vk.vkDestroyImage(dev->device, vt->image, eg_vk_host_allocator());
+    /* A swapchain image (vk_swapchain.c marks it) belongs to its swapchain. */
+    if (vt->image && vt->alloc.reserved != EG_VK_SWAPCHAIN_IMAGE)
+        eg_vk.vkDestroyImage(dev->device, vt->image, eg_vk_host_allocator());
     vt->image = VK_NULL_HANDLE;
     eg_vk_memory_free(dev, &vt->alloc);
 }

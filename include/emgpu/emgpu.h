@@ -190,6 +190,31 @@ typedef struct WGPUEmgpuSurfaceSourceFbdev {
 #define WGPU_EMGPU_SURFACE_SOURCE_FBDEV_INIT \
     { { NULL, WGPUSType_EmgpuSurfaceSourceFbdev }, { NULL, WGPU_STRLEN } }
 
+/* ---- surfaces: Linux DRM/KMS dumb buffers ----
+ * (appended by "kms") A KMS output driven directly, without a display server: the connector's
+ * mode is set on a CRTC and frames are rendered into two mapped dumb buffers that are scanned
+ * out in turn. Present page-flips (DRM_IOCTL_MODE_PAGE_FLIP, waiting for the flip to complete,
+ * so Present is Fifo) or, where the driver refuses flips, sets the CRTC to the new buffer. The
+ * configured format equal to the buffer layout (BGRA8Unorm for XRGB8888, EmgpuRGB565Unorm for
+ * RGB565) at the mode's width renders straight into the buffer (zero copy). The process must be
+ * allowed to set modes (DRM master: no other compositor running). Close (surface release)
+ * restores the CRTC as it was. Hosted Linux ports only; elsewhere CreateSurface fails and logs.
+ */
+#define WGPUSType_EmgpuSurfaceSourceDrm ((WGPUSType)0x7E570004)
+
+typedef struct WGPUEmgpuSurfaceSourceDrm {
+    WGPUChainedStruct chain;          /* sType = WGPUSType_EmgpuSurfaceSourceDrm */
+    WGPUStringView path;              /* "/dev/dri/card0" */
+    uint32_t connectorId;             /* 0: the first connected connector that has modes */
+    uint32_t crtcId;                  /* 0: the connector's current CRTC, else the first usable */
+    uint32_t width, height;           /* 0, 0: the preferred mode; else a mode of this size */
+    WGPUEmgpuPanelFormat format;      /* Undefined = XRGB8888; XRGB8888 or RGB565 */
+} WGPUEmgpuSurfaceSourceDrm;
+
+#define WGPU_EMGPU_SURFACE_SOURCE_DRM_INIT \
+    { { NULL, WGPUSType_EmgpuSurfaceSourceDrm }, { NULL, WGPU_STRLEN }, 0, 0, 0, 0, \
+      WGPUEmgpuPanelFormat_Undefined }
+
 #ifdef __cplusplus
 }
 #endif

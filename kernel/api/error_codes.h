@@ -216,6 +216,9 @@
     X(GLES_PROGRAM_CACHE_FULL, "the GLES program cache is full (EMGPU_GLES_PROGRAM_CACHE)") \
     X(GLES_SHADER_TRANSLATION, "SPIRV-Cross or the GLSL ES compiler rejected a shader") \
     X(GLES_PER_TARGET_BLEND, "per-target blend or write mask needs GLES 3.2 / OES_draw_buffers_indexed") \
+    /* ---- backend: d3d12 ---- */ \
+    X(D3D12_SHADER_TRANSLATION, "SPIRV-Cross (SPIR-V -> HLSL) or D3DCompile rejected a shader, or is missing") \
+    X(D3D12_PIPELINE_UNSUPPORTED, "this pipeline state is not implemented by the D3D12 backend yet") \
     /* end */
 
 typedef enum eg_error_code {

@@ -65,6 +65,8 @@ static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
 {
     WGPUEmgpuPanelFormat f = s->target.format;
     c->usages = SURFACE_USAGES;
+    /* helper bin: a strip-mode frame may be banded (no full-frame memory): render passes only */
+    if (s->target.strip) c->usages = WGPUTextureUsage_RenderAttachment;
     if (eg_panel_format_bytes(f) == 2) {
         c->formats = formats_565;
         c->formatCount = EG_ARRAY_LEN(formats_565);
@@ -83,6 +85,25 @@ static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
     c->alphaModeCount = alpha ? 2 : 1;
 }
 
+/* The driver's capabilities for an X11 window when the backend has a native swapchain (HAL
+ * window_* entries); false otherwise (then soft's table or present by copy applies). */
+static bool native_caps_of(eg_surface_t *s, const eg_hal_ops_t *hal, const eg_device_info_t *info,
+                           WGPUSurfaceCapabilities *c)
+{
+    if (s->kind != EG_SURFACE_XLIB || !hal->window_caps || !hal->window_configure) return false;
+    eg_hal_window_t w = { s->xlib.display, s->xlib.window };
+    if (hal->window_caps(info, &w, &s->native_caps) != EG_STATUS_OK) return false;
+    const eg_hal_window_caps_t *n = &s->native_caps;
+    c->usages = n->usages;
+    c->formats = n->formats;
+    c->formatCount = n->format_count;
+    c->presentModes = n->present_modes;
+    c->presentModeCount = n->present_mode_count;
+    c->alphaModes = n->alpha_modes;
+    c->alphaModeCount = n->alpha_mode_count;
+    return true;
+}
+
 static bool surface_live(WGPUSurface s, const char *entry)
 {
     return eg_handle_live(s, EG_KIND_SURFACE, entry);
@@ -99,6 +120,9 @@ WGPUStatus wgpuSurfaceGetCapabilities(WGPUSurface surface, WGPUAdapter adapter,
         return WGPUStatus_Error;
     }
     /* webgpu.h: Error "if the surface is not compatible with the adapter". */
+    if (adapter->instance == surface->instance &&
+        native_caps_of(surface, adapter->hal, &adapter->info, capabilities))
+        return WGPUStatus_Success;
     if (adapter->instance != surface->instance || !adapter->hal->surface_present) {
         eg_log(EG_LOG_ERROR, "%s: adapter (%s backend%s) cannot present to this surface", entry,
                adapter->hal->name, adapter->instance != surface->instance ? ", another instance" : "");
@@ -199,6 +223,36 @@ static bool source_xlib(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceSo
     return true;
 }
 
+/* ---- DRM/KMS source (kms): the port opens the output; its back buffer is the target ---- */
+static bool source_drm(const eg_vctx_t *v, eg_surface_t *s, const WGPUEmgpuSurfaceSourceDrm *k)
+{
+    char path[FBDEV_PATH_MAX];
+    size_t n = k->path.length == WGPU_STRLEN && k->path.data ? eg_strlen(k->path.data) : k->path.length;
+    EG_CHECK(v, k->path.data && n > 0 && n < sizeof path, SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceDrm.path is empty or longer than %u bytes",
+             (unsigned)(sizeof path - 1));
+    eg_memcpy(path, k->path.data, n);
+    path[n] = '\0';
+    WGPUEmgpuPanelFormat f = k->format ? k->format : WGPUEmgpuPanelFormat_XRGB8888;
+    EG_CHECK(v, f == WGPUEmgpuPanelFormat_XRGB8888 || f == WGPUEmgpuPanelFormat_RGB565,
+             SURFACE_SOURCE, "WGPUEmgpuSurfaceSourceDrm.format 0x%x is not XRGB8888 or RGB565",
+             (unsigned)k->format);
+    EG_CHECK(v, (k->width == 0) == (k->height == 0), SURFACE_SOURCE, "WGPUEmgpuSurfaceSourceDrm "
+             "size %ux%u: give both (a mode of that size) or neither (the preferred mode)",
+             (unsigned)k->width, (unsigned)k->height);
+    eg_port_drm_request_t req = { k->connectorId, k->crtcId, k->width, k->height, (uint32_t)f };
+    EG_CHECK(v, eg_port_drm_open(path, &req, &s->drm), SURFACE_SOURCE,
+             "WGPUEmgpuSurfaceSourceDrm.path \"%s\" cannot be used (not a Linux port, or see the "
+             "log above)", path);
+    s->kind = EG_SURFACE_DRM;
+    s->target.width_px = s->drm.width_px;
+    s->target.height_px = s->drm.height_px;
+    s->target.format = (WGPUEmgpuPanelFormat)s->drm.format;
+    s->target.stride_B = s->drm.stride_B;
+    s->target.framebuffer = s->drm.map[0];   /* acquire picks the back buffer */
+    return true;
+}
+
 static bool source_resolve(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceDescriptor *d)
 {
     const WGPUChainedStruct *c = d->nextInChain;
@@ -214,12 +268,15 @@ static bool source_resolve(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfac
         return source_fbdev(v, s, (const WGPUEmgpuSurfaceSourceFbdev *)(const void *)c);
     if (c->sType == WGPUSType_SurfaceSourceXlibWindow)
         return source_xlib(v, s, (const WGPUSurfaceSourceXlibWindow *)(const void *)c);
+    if (c->sType == WGPUSType_EmgpuSurfaceSourceDrm)   /* kms */
+        return source_drm(v, s, (const WGPUEmgpuSurfaceSourceDrm *)(const void *)c);
     return eg_fail(v, WGPUErrorType_Validation, EG_E_UNKNOWN_STYPE, "descriptor.nextInChain sType "
                    "0x%x is not a surface source this build supports (memory panel 0x%x, fbdev "
-                   "0x%x, Xlib window 0x%x)", (unsigned)c->sType,
+                   "0x%x, Xlib window 0x%x, DRM 0x%x)", (unsigned)c->sType,
                    (unsigned)WGPUSType_EmgpuSurfaceSourceMemoryPanel,
                    (unsigned)WGPUSType_EmgpuSurfaceSourceFbdev,
-                   (unsigned)WGPUSType_SurfaceSourceXlibWindow);
+                   (unsigned)WGPUSType_SurfaceSourceXlibWindow,
+                   (unsigned)WGPUSType_EmgpuSurfaceSourceDrm);
 }
 
 /* Spec: webgpu-headers "Surfaces": a surface is created from one chained source; there is no
@@ -245,6 +302,7 @@ WGPUSurface wgpuInstanceCreateSurface(WGPUInstance instance, WGPUSurfaceDescript
     v.label = s->obj.label;
     s->instance = inst;
     s->fbdev.fd = -1;
+    s->drm.fd = -1;   /* kms */
     if (!source_resolve(&v, s, descriptor)) {
         eg_object_free(s);
         return NULL;
@@ -305,7 +363,9 @@ static bool validate_modes(const eg_vctx_t *v, const WGPUSurfaceConfiguration *c
     for (size_t i = 0; i < caps->presentModeCount; i++)
         present_ok |= caps->presentModes[i] == c->presentMode;
     EG_CHECK(v, present_ok, SURFACE_PRESENT_MODE, "config.presentMode 0x%x is not supported by "
-             "this surface (Undefined or Fifo)", (unsigned)c->presentMode);
+             "this surface (Undefined or one of the %u presentModes of wgpuSurfaceGetCapabilities, "
+             "first 0x%x)", (unsigned)c->presentMode, (unsigned)caps->presentModeCount,
+             (unsigned)caps->presentModes[0]);
     return true;
 }
 
@@ -336,9 +396,52 @@ static bool zero_copy_possible(const eg_surface_t *s, const struct WGPUDeviceImp
 
 static void drop_config(eg_surface_t *s)
 {
+    if (s->swapchain) s->device->hal->window_unconfigure(s->device->hal_dev, s->swapchain);
+    s->swapchain = NULL;
+    s->native = false;
     if (s->device) eg_device_unref(s->device);
     s->device = NULL;
     s->state = EG_SURFACE_UNCONFIGURED;
+}
+
+/* Native swapchains. webgpu-headers wgpuSurfaceConfigure: the configuration must be within the
+ * capabilities; Vulkan VUID-VkSwapchainCreateInfoKHR-imageExtent-01274 (imageExtent within
+ * min/maxImageExtent, both equal to currentExtent, the window's size, on X11) fixes the size, and
+ * VUID-VkImageViewCreateInfo-image-01762 (a view format other than the image's needs
+ * MUTABLE_FORMAT, which our swapchains are not created with) rules out the sRGB view twin. */
+static bool validate_native(const eg_vctx_t *v, const eg_surface_t *s, const WGPUSurfaceConfiguration *c,
+                            WGPUTextureFormat srgb)
+{
+    uint32_t max2d = v->device->limits.maxTextureDimension2D;
+    const eg_hal_window_caps_t *n = &s->native_caps;
+    EG_CHECK(v, c->width && c->height && c->width <= max2d && c->height <= max2d, SURFACE_SIZE,
+             "config size %ux%u has a zero dimension or exceeds maxTextureDimension2D (%u)",
+             (unsigned)c->width, (unsigned)c->height, (unsigned)max2d);
+    EG_CHECK(v, !n->extent_width_px || (c->width == n->extent_width_px && c->height == n->extent_height_px),
+             SURFACE_SIZE, "config size %ux%u differs from the window's %ux%u, which the %s swapchain "
+             "requires", (unsigned)c->width, (unsigned)c->height, (unsigned)n->extent_width_px,
+             (unsigned)n->extent_height_px, v->device->hal->name);
+    EG_CHECK(v, srgb == WGPUTextureFormat_Undefined, SURFACE_FORMAT, "config.viewFormats lists "
+             "the sRGB twin of config.format, which a native swapchain image cannot be viewed as");
+    return true;
+}
+
+static bool configure_native(eg_vctx_t *v, eg_surface_t *s)
+{
+    struct WGPUDeviceImpl *dev = s->device;
+    eg_hal_window_t w = { s->xlib.display, s->xlib.window };
+    eg_hal_window_config_t cfg = { s->format, s->view_srgb_pair, s->usage, s->width_px, s->height_px,
+                                   s->present_mode, s->alpha_mode };
+    eg_status_t st = dev->hal->window_configure(dev->hal_dev, &w, &cfg, &s->swapchain);
+    if (st != EG_STATUS_OK) {
+        eg_fail_hal(v, st, "swapchain", 0);
+        s->swapchain = NULL;
+        drop_config(s);
+        return false;
+    }
+    s->native = true;
+    s->state = EG_SURFACE_CONFIGURED;
+    return true;
 }
 
 static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfiguration *c)
@@ -353,9 +456,6 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
     drop_config(s);   /* a failed Configure leaves the surface unconfigured, as in the canvas spec */
     EG_CHECK(v, c->nextInChain == NULL, UNKNOWN_STYPE, "config.nextInChain: sType 0x%x is not "
              "accepted", (unsigned)c->nextInChain->sType);
-    EG_CHECK(v, c->device->hal->surface_present != NULL, SURFACE_UNSUPPORTED,
-             "config.device runs on the %s backend, which cannot present to surfaces yet",
-             c->device->hal->name);
     if (s->kind == EG_SURFACE_XLIB) {   /* the window may have been resized: take its size now */
         EG_CHECK(v, eg_port_xlib_refresh(&s->xlib), SURFACE_SOURCE, "the X11 window 0x%llx of "
                  "the surface cannot be queried any more (destroyed? see the log)",
@@ -363,10 +463,14 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
         xlib_target(s);
     }
     WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
-    caps_of(s, &caps);
+    bool native = native_caps_of(s, c->device->hal, &c->device->info, &caps);
+    EG_CHECK(v, native || c->device->hal->surface_present != NULL, SURFACE_UNSUPPORTED,
+             "config.device runs on the %s backend, which cannot present to this surface",
+             c->device->hal->name);
+    if (!native) caps_of(s, &caps);
     WGPUTextureFormat srgb = WGPUTextureFormat_Undefined;
     if (!validate_formats(v, c, &caps, &srgb) || !validate_modes(v, c, &caps) ||
-        !validate_size(v, s, c))
+        !(native ? validate_native(v, s, c, srgb) : validate_size(v, s, c)))
         return false;
     eg_object_ref(c->device);
     s->device = c->device;
@@ -376,8 +480,14 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
     s->width_px = c->width;
     s->height_px = c->height;
     s->alpha_mode = c->alphaMode == WGPUCompositeAlphaMode_Auto ? caps.alphaModes[0] : c->alphaMode;
-    s->present_mode = WGPUPresentMode_Fifo;
-    s->zero_copy = zero_copy_possible(s, c->device, c->format, c->width);
+    s->present_mode = c->presentMode == WGPUPresentMode_Undefined ? WGPUPresentMode_Fifo : c->presentMode;
+    s->zero_copy = !native && zero_copy_possible(s, c->device, c->format, c->width);
+    if (native) return configure_native(v, s);
+    if (!c->device->hal->texture_wrap)   /* a GPU backend: the frame lives in GPU memory */
+        eg_log(EG_LOG_INFO, "wgpuSurfaceConfigure: the %s backend presents to this %s by copy (the "
+               "frame is read back at each Present)%s", c->device->hal->name,
+               s->kind == EG_SURFACE_XLIB ? "X11 window" : "panel",
+               s->kind == EG_SURFACE_XLIB ? ": no native window surface" : "");
     s->state = EG_SURFACE_CONFIGURED;
     return true;
 }
@@ -414,7 +524,8 @@ static uint32_t texture_pool_index(const struct WGPUTextureImpl *t)
 
 /* Makes the frame's texture the way wgpuDeviceCreateTexture would (the configuration was
  * validated as its descriptor), but over the panel memory when zero copy applies. */
-static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s, uint8_t *mem)
+static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s, uint8_t *mem,
+                                             uint32_t *frame)
 {
     struct WGPUDeviceImpl *dev = s->device;
     struct WGPUTextureImpl *t = eg_object_alloc(v, dev, EG_KIND_TEXTURE);
@@ -429,8 +540,27 @@ static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s
     t->sample_count = 1;
     t->view_srgb_pair = s->view_srgb_pair;
     size_t size_B = (size_t)s->width_px * s->height_px * t->fi->block_B;
-    eg_status_t st = mem ? dev->hal->texture_wrap(dev->hal_dev, t, mem, size_B)
-                         : dev->hal->texture_create(dev->hal_dev, t);
+    eg_status_t st = EG_STATUS_OK;
+    if (s->native) {   /* the driver's next image: a status, not an error, when it has none */
+        *frame = dev->hal->window_acquire(dev->hal_dev, s->swapchain, t);
+        if (*frame != EG_HAL_FRAME_OPTIMAL && *frame != EG_HAL_FRAME_SUBOPTIMAL) {
+            eg_object_free(t);
+            return NULL;
+        }
+    } else if (!mem && s->target.strip && dev->hal->surface_band) {
+        /* helper bin: a banded frame, no full-frame memory (hal.h surface_band) */
+        const eg_surface_target_t *g = &s->target;
+        eg_hal_present_t p = {
+            .mem = NULL, .strip = g->strip, .stride_B = g->stride_B, .strip_rows = g->strip_rows,
+            .width_px = s->width_px, .height_px = s->height_px, .format = g->format,
+            .opaque = s->alpha_mode == WGPUCompositeAlphaMode_Opaque, .flush = g->flush,
+            .flush_user = g->flush_user,
+        };
+        st = dev->hal->surface_band(dev->hal_dev, t, &p);
+    } else {
+        st = mem ? dev->hal->texture_wrap(dev->hal_dev, t, mem, size_B)
+                 : dev->hal->texture_create(dev->hal_dev, t);
+    }
     if (st != EG_STATUS_OK) {
         eg_fail_hal(v, st, "surface texture", size_B);
         eg_object_free(t);
@@ -442,6 +572,7 @@ static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s
         eg_fail(v, WGPUErrorType_OutOfMemory, EG_E_POOL_FULL, "the tracker cannot hold the "
                 "surface texture (status %d)", (int)err.status);
         if (mem) dev->hal->texture_unwrap(dev->hal_dev, t);
+        if (s->native) dev->hal->window_release(dev->hal_dev, s->swapchain, t);
         dev->hal->texture_destroy(dev->hal_dev, t);
         eg_object_free(t);
         return NULL;
@@ -453,9 +584,28 @@ static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s
 /* The fbdev screen to draw next: the one not shown when double buffered. */
 static uint8_t *back_buffer(const eg_surface_t *s)
 {
+    if (s->kind == EG_SURFACE_DRM) return eg_port_drm_back(&s->drm);   /* kms */
     if (s->kind != EG_SURFACE_FBDEV) return s->target.framebuffer;
     uint32_t back = s->fbdev.screens > 1 ? 1u - s->fbdev.shown : 0u;
     return s->fbdev.map + back * s->fbdev.screen_B;
+}
+
+/* A native acquire that gave no image, as webgpu.h's status (Outdated: configure again). */
+static WGPUSurfaceGetCurrentTextureStatus native_status(const eg_vctx_t *v, uint32_t frame)
+{
+    switch (frame) {
+    case EG_HAL_FRAME_OPTIMAL: case EG_HAL_FRAME_SUBOPTIMAL:   /* the texture object failed */
+        return WGPUSurfaceGetCurrentTextureStatus_Error;
+    case EG_HAL_FRAME_OUTDATED: return WGPUSurfaceGetCurrentTextureStatus_Outdated;
+    case EG_HAL_FRAME_LOST: return WGPUSurfaceGetCurrentTextureStatus_Lost;
+    case EG_HAL_FRAME_TIMEOUT: return WGPUSurfaceGetCurrentTextureStatus_Timeout;
+    case EG_HAL_FRAME_DEVICE_LOST:
+        eg_fail_hal(v, EG_STATUS_DEVICE_LOST, "swapchain image", 0);
+        return WGPUSurfaceGetCurrentTextureStatus_Lost;
+    default:
+        eg_fail_hal(v, EG_STATUS_OUT_OF_MEMORY, "swapchain image", 0);
+        return WGPUSurfaceGetCurrentTextureStatus_Error;
+    }
 }
 
 static WGPUSurfaceGetCurrentTextureStatus acquire(eg_vctx_t *v, eg_surface_t *s,
@@ -477,11 +627,15 @@ static WGPUSurfaceGetCurrentTextureStatus acquire(eg_vctx_t *v, eg_surface_t *s,
         return WGPUSurfaceGetCurrentTextureStatus_Outdated;
     if (s->kind == EG_SURFACE_XLIB && !eg_port_xlib_size_unchanged(&s->xlib))
         return WGPUSurfaceGetCurrentTextureStatus_Outdated;
-    struct WGPUTextureImpl *t = frame_texture(v, s, s->zero_copy ? back_buffer(s) : NULL);
-    if (!t) return WGPUSurfaceGetCurrentTextureStatus_Error;
+    uint32_t frame = EG_HAL_FRAME_OPTIMAL;
+    struct WGPUTextureImpl *t = frame_texture(v, s, s->zero_copy ? back_buffer(s) : NULL, &frame);
+    if (!t) return native_status(v, frame);
     s->texture = t;
     s->state = EG_SURFACE_ACQUIRED;
     *out = t;
+    if (s->native)
+        return frame == EG_HAL_FRAME_SUBOPTIMAL ? WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal
+                                                : WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal;
     /* Suboptimal: rendering works, but the panel's native format at its full width would skip
      * the conversion on every Present. */
     bool better = !s->zero_copy &&
@@ -515,16 +669,33 @@ static void end_frame(eg_surface_t *s)
     struct WGPUTextureImpl *t = s->texture;
     struct WGPUDeviceImpl *dev = s->device;
     if (s->zero_copy && t->hal_live) dev->hal->texture_unwrap(dev->hal_dev, t);
+    if (s->native && t->hal_live) dev->hal->window_release(dev->hal_dev, s->swapchain, t);
     wgpuTextureDestroy(t);
     wgpuTextureRelease(t);
     s->texture = NULL;
     s->state = EG_SURFACE_CONFIGURED;
 }
 
+/* Native: the tracker's state of the texture is where the transition to PRESENT starts; the
+ * HAL queues the image after all submitted work. Outdated/Suboptimal still show the frame; the
+ * next GetCurrentTexture reports them. */
+static eg_status_t present_native(eg_surface_t *s)
+{
+    struct WGPUDeviceImpl *dev = s->device;
+    struct WGPUTextureImpl *t = s->texture;
+    uint16_t from = t->tracked ? eg_track_device_texture_state(dev->track, texture_pool_index(t), 0, 0)
+                               : EG_TRACK_TEX_UNINITIALIZED;
+    uint32_t r = dev->hal->window_present(dev->hal_dev, s->swapchain, t, from);
+    if (r == EG_HAL_FRAME_DEVICE_LOST) return EG_STATUS_DEVICE_LOST;
+    if (r == EG_HAL_FRAME_OUT_OF_MEMORY) return EG_STATUS_OUT_OF_MEMORY;
+    return EG_STATUS_OK;
+}
+
 static eg_status_t present_frame(eg_surface_t *s)
 {
     struct WGPUDeviceImpl *dev = s->device;
     struct WGPUTextureImpl *t = s->texture;
+    if (s->native) return present_native(s);
     if (t->obj.last_submit > dev->completed_index) {
         dev->hal->wait_index(dev->hal_dev, t->obj.last_submit, UINT64_MAX);
         eg_device_poll(dev);
@@ -543,8 +714,10 @@ static eg_status_t present_frame(eg_surface_t *s)
     }
     if (st == EG_STATUS_OK && !g->strip && g->flush)
         g->flush(g->flush_user, 0, 0, s->width_px, s->height_px, dst, g->stride_B);
-    if (st == EG_STATUS_OK && s->kind == EG_SURFACE_FBDEV && s->fbdev.screens > 1)
-        (void)eg_port_fbdev_show(&s->fbdev, 1u - s->fbdev.shown);
+    if (st == EG_STATUS_OK && s->kind == EG_SURFACE_FBDEV)   /* pan, and flush deferred I/O (kms) */
+        (void)eg_port_fbdev_show(&s->fbdev, s->fbdev.screens > 1 ? 1u - s->fbdev.shown : 0u);
+    if (st == EG_STATUS_OK && s->kind == EG_SURFACE_DRM)   /* kms: flip (logged on failure) */
+        (void)eg_port_drm_present(&s->drm);
     return st;
 }
 
@@ -563,6 +736,7 @@ WGPUStatus wgpuSurfacePresent(WGPUSurface surface)
     if (surface->texture->obj.destroyed) {
         eg_fail(&v, WGPUErrorType_Validation, EG_E_SURFACE_TEXTURE_DESTROYED, "the current texture "
                 "was destroyed before Present; the frame is dropped");
+        if (surface->native) (void)present_native(surface);   /* the image goes back to the driver */
         end_frame(surface);
         return WGPUStatus_Error;
     }
@@ -573,7 +747,7 @@ WGPUStatus wgpuSurfacePresent(WGPUSurface surface)
         return WGPUStatus_Error;
     }
     /* Not a device error: the window belongs to the application and may be gone already. */
-    if (surface->kind == EG_SURFACE_XLIB &&
+    if (surface->kind == EG_SURFACE_XLIB && !surface->native &&
         !eg_port_xlib_show(&surface->xlib, surface->width_px, surface->height_px)) {
         eg_log(EG_LOG_ERROR, "wgpuSurfacePresent: the frame could not be put into X11 window "
                "0x%llx (see the log above)", (unsigned long long)surface->xlib.window);
@@ -601,6 +775,7 @@ static void destroy_surface(void *object)
     drop_config(s);
     if (s->kind == EG_SURFACE_FBDEV) eg_port_fbdev_close(&s->fbdev);
     if (s->kind == EG_SURFACE_XLIB) eg_port_xlib_close(&s->xlib);
+    if (s->kind == EG_SURFACE_DRM) eg_port_drm_close(&s->drm);   /* kms */
     eg_object_free(s);
 }
 

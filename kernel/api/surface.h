@@ -21,6 +21,12 @@
  * Present puts into the window; the window's size is re-read at Configure, and a resize since
  * then makes GetCurrentTexture return Outdated (webgpu-headers: "the surface must be
  * reconfigured").
+ *
+ * PRESENT PATHS for an X11 window (helper x11): (1) soft: zero copy or conversion into the port's
+ * window image, then XPutImage; (2) a backend with the HAL's window_* entries (Vulkan): a native
+ * swapchain, capabilities from the driver, GetCurrentTexture = acquire, Present = queue present;
+ * (3) any other backend with surface_present (GLES): present by copy, i.e. read back into the
+ * window image then XPutImage, logged at Configure. Resize -> Outdated on all three.
  */
 #ifndef EG_API_SURFACE_H
 #define EG_API_SURFACE_H
@@ -29,6 +35,7 @@
 
 #include "kernel/api/error.h"
 #include "kernel/api/object.h"
+#include "hal/hal.h"
 #include "port/display.h"
 
 /** What wgpuSurfacePresent hands to the HAL's surface_present: the destination in native pixels.
@@ -55,6 +62,7 @@ typedef enum eg_surface_kind {
     EG_SURFACE_MEMORY_PANEL = 1,
     EG_SURFACE_FBDEV,
     EG_SURFACE_XLIB,
+    EG_SURFACE_DRM,                      /* DRM/KMS dumb buffers (kms) */
 } eg_surface_kind_t;
 
 /** Where native pixels go: a panel's memory, or the fbdev's current back buffer. */
@@ -77,6 +85,7 @@ struct WGPUSurfaceImpl {
     eg_surface_target_t target;
     eg_port_fbdev_t fbdev;               /* kind FBDEV */
     eg_port_xlib_t xlib;                 /* kind XLIB */
+    eg_port_drm_t drm;                   /* kind DRM (kms) */
     /* Configuration (valid from CONFIGURED on). The surface holds a reference on device. */
     struct WGPUDeviceImpl *device;
     WGPUTextureFormat format;
@@ -88,6 +97,12 @@ struct WGPUSurfaceImpl {
     bool zero_copy;                      /* textures are the target's memory itself */
     /* ACQUIRED: the texture handed out; the surface holds one reference on it. */
     struct WGPUTextureImpl *texture;
+    /* Native swapchain (helper x11): an X11 window on a backend with the HAL's window_* entries
+     * (Vulkan). Frames are the driver's images; Present queues them, no copy. native_caps holds
+     * the arrays of the last GetCapabilities/Configure (valid until the surface is released). */
+    bool native;
+    struct eg_hal_swapchain *swapchain;
+    eg_hal_window_caps_t native_caps;
 };
 typedef struct WGPUSurfaceImpl eg_surface_t;
 

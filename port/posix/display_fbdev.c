@@ -107,6 +107,10 @@ bool eg_port_fbdev_show(eg_port_fbdev_t *fb, uint32_t index)
     if (fb->fd < 0 || index >= fb->screens) return false;
     if (fb->screens > 1 && !pan_to(fb->fd, index * fb->height_px)) return false;
     fb->shown = index;
+    /* Deferred-I/O framebuffers (DRM fbdev emulation, fbtft SPI panels) copy the mmap to the
+     * display some 50 ms after the writes; fsync flushes now, so the frame is on screen when
+     * Present returns. Plain framebuffers have no fsync (EINVAL), which is fine. */
+    (void)fsync(fb->fd);
     return true;
 }
 

@@ -19,7 +19,8 @@
 #include <X11/Xutil.h>
 
 /* WGPUEmgpuPanelFormat values (emgpu.h); the port does not include the API headers. */
-enum { PANEL_XRGB8888 = 4, PANEL_XBGR8888 = 6 };
+enum { PANEL_RGB565 = 1, PANEL_BGR565 = 2, PANEL_RGB565BE = 3, PANEL_XRGB8888 = 4,
+       PANEL_ARGB8888 = 5, PANEL_XBGR8888 = 6, PANEL_ABGR8888 = 7 };
 
 #define XLIB_SONAME "libX11.so.6"
 
@@ -177,9 +178,17 @@ bool eg_port_xlib_size_unchanged(const eg_port_xlib_t *x)
     return (uint32_t)a.width == x->width_px && (uint32_t)a.height == x->height_px;
 }
 
+static bool put_rect(eg_port_xlib_t *x, uint32_t x0, uint32_t y0, uint32_t width_px, uint32_t height_px);
+
 bool eg_port_xlib_show(eg_port_xlib_t *x, uint32_t width_px, uint32_t height_px)
 {
     if (!x->gc || !x->pixels || width_px > x->width_px || height_px > x->height_px) return false;
+    return put_rect(x, 0, 0, width_px, height_px);
+}
+
+/* Puts the image's rectangle at the same place in the window and waits for the server. */
+static bool put_rect(eg_port_xlib_t *x, uint32_t x0, uint32_t y0, uint32_t width_px, uint32_t height_px)
+{
     /* A caller-initialised XImage (XInitImage) over our memory: nothing for Xlib to allocate or
      * free. LSBFirst states our byte order; the server converts when its own differs. */
     XImage img;
@@ -202,11 +211,81 @@ bool eg_port_xlib_show(eg_port_xlib_t *x, uint32_t width_px, uint32_t height_px)
     if (!xl.init_image(&img)) return false;
     x_error_code = 0;
     XErrorHandler old = xl.set_error_handler(on_x_error);
-    xl.put_image(x->display, (Drawable)x->window, x->gc, &img, 0, 0, 0, 0, width_px, height_px);
+    xl.put_image(x->display, (Drawable)x->window, x->gc, &img, (int)x0, (int)y0, (int)x0, (int)y0,
+                 width_px, height_px);
     xl.sync(x->display, False);
     xl.set_error_handler(old);
     if (x_error_code) eg_log(EG_LOG_ERROR, "xlib: XPutImage failed (X error %d)", x_error_code);
     return x_error_code == 0;
+}
+
+/* ---- the simulator's panel blit: native panel pixels -> window pixels, zoomed ---- */
+
+/* One panel pixel as 8-bit R, G, B. 5/6-bit channels expand with rounding, (q * 255 + max / 2)
+ * / max, the same rule as hal/soft's RGB565 decoder, so a panel shows what the texture held. */
+static void panel_rgb(uint32_t fmt, const uint8_t *p, uint8_t rgb[3])
+{
+    uint32_t v = fmt == PANEL_RGB565BE ? (uint32_t)p[1] | (uint32_t)p[0] << 8
+                                       : (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    switch (fmt) {
+    case PANEL_RGB565BE: case PANEL_RGB565:
+        rgb[0] = (uint8_t)(((v >> 11) * 255u + 15u) / 31u);
+        rgb[1] = (uint8_t)((((v >> 5) & 63u) * 255u + 31u) / 63u);
+        rgb[2] = (uint8_t)(((v & 31u) * 255u + 15u) / 31u);
+        return;
+    case PANEL_BGR565:
+        rgb[2] = (uint8_t)(((v >> 11) * 255u + 15u) / 31u);
+        rgb[1] = (uint8_t)((((v >> 5) & 63u) * 255u + 31u) / 63u);
+        rgb[0] = (uint8_t)(((v & 31u) * 255u + 15u) / 31u);
+        return;
+    case PANEL_XRGB8888: case PANEL_ARGB8888:
+        rgb[0] = p[2]; rgb[1] = p[1]; rgb[2] = p[0];
+        return;
+    default:   /* XBGR8888, ABGR8888 */
+        rgb[0] = p[0]; rgb[1] = p[1]; rgb[2] = p[2];
+        return;
+    }
+}
+
+static uint32_t panel_px_B(uint32_t fmt)
+{
+    return fmt >= PANEL_RGB565 && fmt <= PANEL_RGB565BE ? 2u : 4u;
+}
+
+bool eg_port_xlib_blit(eg_port_xlib_t *x, const eg_port_panel_rect_t *r)
+{
+    if (!x->gc || !x->pixels || r->zoom < 1 || r->zoom > EG_PORT_XLIB_MAX_ZOOM ||
+        r->format < PANEL_RGB565 || r->format > PANEL_ABGR8888)
+        return false;
+    uint32_t z = r->zoom, px_B = panel_px_B(r->format);
+    /* Clip to the window: a window smaller than the zoomed panel shows its top-left part. */
+    uint32_t x0 = r->x * z, y0 = r->y * z;
+    if (x0 >= x->width_px || y0 >= x->height_px) return true;
+    uint32_t w = r->width_px, h = r->height_px;
+    if (w > (x->width_px - x0 + z - 1) / z) w = (x->width_px - x0 + z - 1) / z;
+    if (h > (x->height_px - y0 + z - 1) / z) h = (x->height_px - y0 + z - 1) / z;
+    bool xbgr = x->format == PANEL_XBGR8888;
+    for (uint32_t row = 0; row < h; row++) {
+        const uint8_t *src = (const uint8_t *)r->pixels + (size_t)row * r->stride_B;
+        for (uint32_t dy = 0; dy < z && y0 + row * z + dy < x->height_px; dy++) {
+            uint8_t *dst = x->pixels + (size_t)(y0 + row * z + dy) * x->stride_B;
+            for (uint32_t col = 0; col < w; col++) {
+                uint8_t rgb[3];
+                panel_rgb(r->format, src + (size_t)col * px_B, rgb);
+                for (uint32_t dx = 0; dx < z && x0 + col * z + dx < x->width_px; dx++) {
+                    uint8_t *o = dst + (size_t)(x0 + col * z + dx) * 4u;
+                    o[0] = xbgr ? rgb[0] : rgb[2];
+                    o[1] = rgb[1];
+                    o[2] = xbgr ? rgb[2] : rgb[0];
+                    o[3] = 0xFF;
+                }
+            }
+        }
+    }
+    uint32_t ww = w * z, wh = h * z;
+    if (ww > x->width_px - x0) ww = x->width_px - x0;
+    if (wh > x->height_px - y0) wh = x->height_px - y0;
+    return put_rect(x, x0, y0, ww, wh);
 }
 
 void eg_port_xlib_close(eg_port_xlib_t *x)
@@ -235,6 +314,12 @@ bool eg_port_xlib_show(eg_port_xlib_t *x, uint32_t width_px, uint32_t height_px)
     (void)x;
     (void)width_px;
     (void)height_px;
+    return false;
+}
+bool eg_port_xlib_blit(eg_port_xlib_t *x, const eg_port_panel_rect_t *r)
+{
+    (void)x;
+    (void)r;
     return false;
 }
 void eg_port_xlib_close(eg_port_xlib_t *x) { x->gc = NULL; x->pixels = NULL; }

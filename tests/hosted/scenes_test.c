@@ -23,6 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef _WIN32   /* windows-x64 board (helper d3d12): the CRT's mkdir takes no mode */
+#include <direct.h>
+#define mkdir(path, mode) _mkdir(path)
+#endif
 
 #ifndef EG_SCENES_PNG
 #define EG_SCENES_PNG 1

@@ -1,0 +1,99 @@
+/* hal/soft tile binning and tile-parallel workers: the interface between draws and rasterization.
+ *
+ * FLOW. A render pass is BINNED: soft_draw.c shades vertices, clips and converts to window
+ * space on the submitting thread, then hands each triangle to eg_soft_bin_triangle. The triangle
+ * (window coordinates + the varyings the fragment stage reads) is copied into the pass's bin
+ * arena and a reference is appended to the bin of every tile (EMGPU_SOFT_TILE_PX square) that
+ * its bounding box (within the scissor) touches, together with a pointer to a snapshot of the
+ * draw state (eg_soft_pass_state_t: pipeline, bind groups, scissor, viewport depth range, blend
+ * constant, stencil reference), taken once per state change, not per triangle.
+ *
+ * A pass with one worker (EMGPU_SOFT_THREADS 1, or a port without threads) that is not banded
+ * is not binned: its triangles are rasterized as they come (the same bytes; binning would only
+ * cost time there). The test hooks below force binning.
+ *
+ * FLUSH. Rasterizing the bins runs each tile's triangles in submission order, clipped to the
+ * tile (worker clip rectangle). Tiles never share a pixel and 4x4 blocks never straddle tiles
+ * (tile sizes are multiples of 4), so the bytes are those of immediate rendering, whatever the
+ * tile size or the number of threads. Flushes happen at the end of the pass, when the arena is
+ * full (then binning continues into the emptied arena: never a failure), and before a draw
+ * whose fragment program has side effects (storage writes / atomics), which is rasterized
+ * immediately so its effects keep submission order.
+ *
+ * THREADS. Tiles are distributed to EMGPU_SOFT_THREADS workers (the submitting thread is one of
+ * them) through a mutex-protected tile counter; each worker owns its eg_soft_worker_t and the
+ * tile it is rasterizing. Threads are started per flush and joined before it returns (the port
+ * has no condition variables); a port without threads (bare metal) runs every tile on the
+ * submitting thread. Compute dispatches stay single-threaded.
+ *
+ * WORST CASE MEMORY. The arena (EMGPU_SOFT_BIN_ARENA_BYTES, static) holds the tile table
+ * (one head/tail pair per tile; the tile size doubles until the table fits a quarter of the
+ * arena), the state snapshots (sizeof(eg_soft_pass_state_t) each), one record per binned
+ * triangle (~64 B + 4 * nvary floats) and one reference chunk per tile per CHUNK references. A
+ * triangle that does not fit even an empty arena is rasterized immediately (full-frame clip),
+ * so any geometry renders; the cost of a small arena is more flushes (each re-walks the tile
+ * table), never a different result.
+ */
+#ifndef EG_SOFT_BIN_H
+#define EG_SOFT_BIN_H
+
+#include "hal/soft/soft_raster.h"
+
+/* ---- render pass lifecycle (soft_exec.c) ---- */
+
+/** Opens binning for a pass drawing into fb (which must stay valid until pass_end). */
+void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb);
+/** Rasterizes everything binned so far (all tiles) and empties the arena. */
+void eg_soft_bin_flush(void);
+/** Flushes and closes the pass. */
+void eg_soft_bin_pass_end(void);
+
+/** Banded passes: the rows [y0, y1) only (tile rows overlapping it, clipped to it), without
+ *  emptying the arena; true when nothing was lost to an arena overflow since pass_begin (false:
+ *  an earlier flush already drew triangles outside any band, so the caller must re-run the
+ *  pass per band). */
+bool eg_soft_bin_raster_rows(uint32_t y0, uint32_t y1);
+/** Banded passes (call right after pass_begin): every triangle is clipped to rows [y0, y1),
+ *  binning drops triangles outside them. hold: nothing may be rasterized before
+ *  eg_soft_bin_raster_rows (the band's memory does not exist yet), so an arena overflow or an
+ *  immediate draw marks the pass lost instead (eg_soft_bin_raster_rows then returns false). */
+void eg_soft_bin_set_band(uint32_t y0, uint32_t y1, bool hold);
+
+/* ---- draws (soft_draw.c) ---- */
+
+/** Starts a draw with state ps (a new snapshot is taken when it differs from the last one). */
+void eg_soft_bin_draw(const eg_soft_pass_state_t *ps);
+/** Bins one window-space triangle of the current draw (or rasterizes it at once, see FLOW). */
+void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t);
+
+/* ---- workers (soft_worker.c) ---- */
+
+/** Runs job(w, i) for i in [0, count) over the workers; returns when all are done. */
+void eg_soft_workers_run(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32_t i));
+/** Workers in use: eg_soft_set_threads's value, else EMGPU_SOFT_THREADS (at most
+ *  EMGPU_SOFT_MAX_THREADS). */
+uint32_t eg_soft_threads(void);
+/** Sums of the workers' counters (tests): blocks shaded by copy, pixels filled by spans. */
+uint32_t eg_soft_workers_copy_blocks(void);
+uint32_t eg_soft_workers_span_px(void);
+
+/* ---- test hooks (not for applications) ---- */
+
+/** Overrides the worker count (0: back to the config / environment value). */
+void eg_soft_set_threads(uint32_t n);
+/** Shrinks the usable arena to limit_B bytes (0: the whole arena). */
+void eg_soft_bin_set_arena_limit(size_t limit_B);
+/** Overrides the tile size in pixels (a multiple of 4; 0: EMGPU_SOFT_TILE_PX). */
+void eg_soft_bin_set_tile_px(uint32_t tile_px);
+
+typedef struct eg_soft_bin_stats {
+    uint32_t flushes;          /* flushes that rasterized something */
+    uint32_t overflows;        /* of those, caused by a full arena */
+    uint32_t binned;           /* triangles binned */
+    uint32_t immediate;        /* triangles rasterized without binning */
+    uint32_t tile_px;          /* tile size of the last pass */
+} eg_soft_bin_stats_t;
+/** Counters since program start (tests prove a path ran). */
+void eg_soft_bin_stats(eg_soft_bin_stats_t *out);
+
+#endif /* EG_SOFT_BIN_H */

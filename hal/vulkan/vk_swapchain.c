@@ -1,0 +1,441 @@
+/* hal/vulkan swapchains: VK_KHR_surface + VK_KHR_xlib_surface + VK_KHR_swapchain behind the HAL's window_* entries.
+ *
+ * The entry points are resolved here through vkGetInstanceProcAddr (the loader's table in
+ * vk_internal.h stays as it is), and the X11 types are spelled as void * / unsigned long, so no
+ * X11 header is needed to build. Frames:
+ *   acquire: vkAcquireNextImageKHR with a fence that is waited on at once, so the image is free
+ *            before any command touches it; the image becomes the texture's VkImage and gets the
+ *            backend's usual initialisation (UNDEFINED -> clear -> GENERAL, the tracker's
+ *            UNINITIALIZED state) in the upload command buffer.
+ *   present: one barrier from the tracker's state of the texture to EG_TRACK_TEX_PRESENT
+ *            (eg_vk_layout_of: PRESENT_SRC_KHR), submitted after all work; the queue is drained
+ *            (eg_vk_flush_and_wait) and vkQueuePresentKHR runs without semaphores, so there is no
+ *            semaphore bookkeeping per image, at the price of a CPU wait per frame.
+ * VkResult -> eg_hal_frame_status_t: SUBOPTIMAL_KHR -> SUBOPTIMAL, ERROR_OUT_OF_DATE_KHR ->
+ * OUTDATED, ERROR_SURFACE_LOST_KHR -> LOST (webgpu.h WGPUSurfaceGetCurrentTextureStatus).
+ * Records: a static pool of EMGPU_MAX_SURFACES swapchains, no allocation of ours.
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_VULKAN
+
+#include "hal/vulkan/vk_swapchain.h"
+
+#define MAX_IMAGES 8u
+#define MAX_EXT_PROPS 256u
+
+/* VkXlibSurfaceCreateInfoKHR without <X11/Xlib.h>: Display * and Window as void * / XID. */
+typedef struct xlib_surface_info {
+    VkStructureType sType;
+    const void *pNext;
+    VkFlags flags;
+    void *dpy;
+    unsigned long window;
+} xlib_surface_info_t;
+typedef VkResult (VKAPI_PTR *pfn_create_xlib_surface)(VkInstance, const xlib_surface_info_t *,
+                                                      const VkAllocationCallbacks *, VkSurfaceKHR *);
+
+static struct {
+    bool tried, ok;
+    pfn_create_xlib_surface create_xlib_surface;
+    PFN_vkDestroySurfaceKHR destroy_surface;
+    PFN_vkGetPhysicalDeviceSurfaceSupportKHR surface_support;
+    PFN_vkGetPhysicalDeviceSurfaceCapabilitiesKHR surface_caps;
+    PFN_vkGetPhysicalDeviceSurfaceFormatsKHR surface_formats;
+    PFN_vkGetPhysicalDeviceSurfacePresentModesKHR surface_present_modes;
+    PFN_vkCreateSwapchainKHR create_swapchain;
+    PFN_vkDestroySwapchainKHR destroy_swapchain;
+    PFN_vkGetSwapchainImagesKHR get_swapchain_images;
+    PFN_vkAcquireNextImageKHR acquire_next_image;
+    PFN_vkQueuePresentKHR queue_present;
+} ks;
+
+static bool instance_has_surface_exts;
+
+struct eg_hal_swapchain {
+    bool used;
+    VkSurfaceKHR surface;
+    VkSwapchainKHR swapchain;
+    VkFence acquire_fence;
+    VkImage images[MAX_IMAGES];
+    uint32_t image_count;
+    uint32_t current;              /* acquired image index, UINT32_MAX when none */
+    VkFormat format;
+};
+
+static struct eg_hal_swapchain swapchains[EMGPU_MAX_SURFACES];
+
+/* ---- extensions ---- */
+
+static bool ext_listed(const VkExtensionProperties *p, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (eg_strcmp(p[i].extensionName, name) == 0) return true;
+    return false;
+}
+
+static VkExtensionProperties ext_props[MAX_EXT_PROPS];
+
+uint32_t eg_vk_swapchain_instance_exts(const char **names, uint32_t cap)
+{
+    uint32_t n = MAX_EXT_PROPS;
+    instance_has_surface_exts = false;
+    if (cap < 2 || !eg_vk.vkEnumerateInstanceExtensionProperties ||
+        eg_vk.vkEnumerateInstanceExtensionProperties(NULL, &n, ext_props) < 0)
+        return 0;
+    if (!ext_listed(ext_props, n, VK_KHR_SURFACE_EXTENSION_NAME) ||
+        !ext_listed(ext_props, n, "VK_KHR_xlib_surface"))
+        return 0;
+    names[0] = VK_KHR_SURFACE_EXTENSION_NAME;
+    names[1] = "VK_KHR_xlib_surface";
+    instance_has_surface_exts = true;
+    return 2;
+}
+
+uint32_t eg_vk_swapchain_device_exts(VkPhysicalDevice phys, const char **names, uint32_t cap)
+{
+    uint32_t n = MAX_EXT_PROPS;
+    if (!instance_has_surface_exts || cap < 1 ||
+        eg_vk.vkEnumerateDeviceExtensionProperties(phys, NULL, &n, ext_props) < 0 ||
+        !ext_listed(ext_props, n, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+        return 0;
+    names[0] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    return 1;
+}
+
+static bool load_fns(void)
+{
+    if (ks.tried) return ks.ok;
+    VkInstance inst = eg_vk_instance();
+    if (!inst || !instance_has_surface_exts) return false;   /* retried: the instance may come later */
+    ks.tried = true;
+    /* ISO C has no void * -> function pointer conversion: copy the bytes. */
+#define KS(field, name) do { PFN_vkVoidFunction f_ = eg_vk.vkGetInstanceProcAddr(inst, name); \
+                             if (!f_) { return false; } \
+                             eg_memcpy(&ks.field, &f_, sizeof f_); } while (0)
+    KS(create_xlib_surface, "vkCreateXlibSurfaceKHR");
+    KS(destroy_surface, "vkDestroySurfaceKHR");
+    KS(surface_support, "vkGetPhysicalDeviceSurfaceSupportKHR");
+    KS(surface_caps, "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+    KS(surface_formats, "vkGetPhysicalDeviceSurfaceFormatsKHR");
+    KS(surface_present_modes, "vkGetPhysicalDeviceSurfacePresentModesKHR");
+    KS(create_swapchain, "vkCreateSwapchainKHR");
+    KS(destroy_swapchain, "vkDestroySwapchainKHR");
+    KS(get_swapchain_images, "vkGetSwapchainImagesKHR");
+    KS(acquire_next_image, "vkAcquireNextImageKHR");
+    KS(queue_present, "vkQueuePresentKHR");
+#undef KS
+    ks.ok = true;
+    return true;
+}
+
+static VkResult make_surface(const eg_hal_window_t *win, VkSurfaceKHR *out)
+{
+    xlib_surface_info_t ci = { VK_STRUCTURE_TYPE_XLIB_SURFACE_CREATE_INFO_KHR, NULL, 0, win->display,
+                               (unsigned long)win->window };
+    return ks.create_xlib_surface(eg_vk_instance(), &ci, eg_vk_host_allocator(), out);
+}
+
+/* ---- capabilities ---- */
+
+static WGPUTextureFormat wgpu_format(VkFormat f)
+{
+    switch (f) {
+    case VK_FORMAT_B8G8R8A8_UNORM: return WGPUTextureFormat_BGRA8Unorm;
+    case VK_FORMAT_B8G8R8A8_SRGB: return WGPUTextureFormat_BGRA8UnormSrgb;
+    case VK_FORMAT_R8G8B8A8_UNORM: return WGPUTextureFormat_RGBA8Unorm;
+    case VK_FORMAT_R8G8B8A8_SRGB: return WGPUTextureFormat_RGBA8UnormSrgb;
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return WGPUTextureFormat_RGB10A2Unorm;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: return WGPUTextureFormat_RGBA16Float;
+    default: return WGPUTextureFormat_Undefined;
+    }
+}
+
+static void add_format(eg_hal_window_caps_t *c, WGPUTextureFormat f)
+{
+    for (uint32_t i = 0; i < c->format_count; i++)
+        if (c->formats[i] == f) return;
+    if (f == WGPUTextureFormat_Undefined || c->format_count == EG_HAL_WINDOW_MAX_FORMATS) return;
+    c->formats[c->format_count++] = f;
+}
+
+static void fill_formats(VkPhysicalDevice phys, VkSurfaceKHR surf, eg_hal_window_caps_t *c)
+{
+    VkSurfaceFormatKHR fmts[32];
+    uint32_t n = EG_ARRAY_LEN(fmts);
+    if (ks.surface_formats(phys, surf, &n, fmts) < 0) n = 0;
+    /* BGRA8Unorm first when offered: WebGPU's preferred canvas format on most platforms. */
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            WGPUTextureFormat f = wgpu_format(fmts[i].format);
+            if (fmts[i].colorSpace != VK_COLOR_SPACE_SRGB_NONLINEAR_KHR) continue;
+            if (pass == 1 || f == WGPUTextureFormat_BGRA8Unorm) add_format(c, f);
+        }
+}
+
+static void fill_modes(VkPhysicalDevice phys, VkSurfaceKHR surf, const VkSurfaceCapabilitiesKHR *sc,
+                       eg_hal_window_caps_t *c)
+{
+    VkPresentModeKHR modes[8];
+    uint32_t n = EG_ARRAY_LEN(modes);
+    if (ks.surface_present_modes(phys, surf, &n, modes) < 0) n = 0;
+    /* Fifo is always supported (Vulkan and WebGPU both require it) and listed first. */
+    c->present_modes[c->present_mode_count++] = WGPUPresentMode_Fifo;
+    for (uint32_t i = 0; i < n && c->present_mode_count < EG_HAL_WINDOW_MAX_MODES; i++) {
+        WGPUPresentMode m = modes[i] == VK_PRESENT_MODE_FIFO_RELAXED_KHR ? WGPUPresentMode_FifoRelaxed
+                          : modes[i] == VK_PRESENT_MODE_IMMEDIATE_KHR ? WGPUPresentMode_Immediate
+                          : modes[i] == VK_PRESENT_MODE_MAILBOX_KHR ? WGPUPresentMode_Mailbox
+                          : WGPUPresentMode_Undefined;
+        if (m != WGPUPresentMode_Undefined) c->present_modes[c->present_mode_count++] = m;
+    }
+    static const struct { VkCompositeAlphaFlagBitsKHR vk; WGPUCompositeAlphaMode w; } alphas[] = {
+        { VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR, WGPUCompositeAlphaMode_Opaque },
+        { VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR, WGPUCompositeAlphaMode_Premultiplied },
+        { VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR, WGPUCompositeAlphaMode_Unpremultiplied },
+        { VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR, WGPUCompositeAlphaMode_Inherit },
+    };
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(alphas); i++)
+        if (sc->supportedCompositeAlpha & alphas[i].vk) c->alpha_modes[c->alpha_mode_count++] = alphas[i].w;
+    c->usages = WGPUTextureUsage_RenderAttachment;
+    if (sc->supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) c->usages |= WGPUTextureUsage_CopySrc;
+    if (sc->supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT) c->usages |= WGPUTextureUsage_CopyDst;
+    if (sc->supportedUsageFlags & VK_IMAGE_USAGE_SAMPLED_BIT) c->usages |= WGPUTextureUsage_TextureBinding;
+    /* On X11 the extent is the window's (currentExtent); 0xFFFFFFFF means "any". */
+    bool any = sc->currentExtent.width == UINT32_MAX;
+    c->extent_width_px = any ? 0 : sc->currentExtent.width;
+    c->extent_height_px = any ? 0 : sc->currentExtent.height;
+}
+
+static bool family_presents(VkPhysicalDevice phys, VkSurfaceKHR surf, uint32_t family)
+{
+    VkBool32 ok = VK_FALSE;
+    return ks.surface_support(phys, family, surf, &ok) == VK_SUCCESS && ok;
+}
+
+eg_status_t eg_vk_window_caps(const eg_device_info_t *info, const eg_hal_window_t *win, eg_hal_window_caps_t *caps)
+{
+    VkPhysicalDevice phys = eg_vk_physical_device(info->ordinal);
+    if (!phys || !load_fns()) return EG_STATUS_UNAVAILABLE;
+    VkSurfaceKHR surf;
+    if (make_surface(win, &surf) != VK_SUCCESS) return EG_STATUS_UNAVAILABLE;
+    eg_memset(caps, 0, sizeof *caps);
+    VkSurfaceCapabilitiesKHR sc;
+    uint32_t families = 8;
+    VkQueueFamilyProperties qf[8];
+    eg_vk.vkGetPhysicalDeviceQueueFamilyProperties(phys, &families, qf);
+    bool presents = false;
+    for (uint32_t i = 0; i < families && !presents; i++) presents = family_presents(phys, surf, i);
+    eg_status_t st = EG_STATUS_UNAVAILABLE;
+    if (presents && ks.surface_caps(phys, surf, &sc) == VK_SUCCESS) {
+        fill_formats(phys, surf, caps);
+        fill_modes(phys, surf, &sc, caps);
+        if (caps->format_count && caps->alpha_mode_count) st = EG_STATUS_OK;
+    }
+    ks.destroy_surface(eg_vk_instance(), surf, eg_vk_host_allocator());
+    return st;
+}
+
+/* ---- configure ---- */
+
+static VkPresentModeKHR vk_present_mode(WGPUPresentMode m)
+{
+    switch (m) {
+    case WGPUPresentMode_FifoRelaxed: return VK_PRESENT_MODE_FIFO_RELAXED_KHR;
+    case WGPUPresentMode_Immediate: return VK_PRESENT_MODE_IMMEDIATE_KHR;
+    case WGPUPresentMode_Mailbox: return VK_PRESENT_MODE_MAILBOX_KHR;
+    default: return VK_PRESENT_MODE_FIFO_KHR;
+    }
+}
+
+static VkCompositeAlphaFlagBitsKHR vk_alpha(WGPUCompositeAlphaMode m)
+{
+    switch (m) {
+    case WGPUCompositeAlphaMode_Premultiplied: return VK_COMPOSITE_ALPHA_PRE_MULTIPLIED_BIT_KHR;
+    case WGPUCompositeAlphaMode_Unpremultiplied: return VK_COMPOSITE_ALPHA_POST_MULTIPLIED_BIT_KHR;
+    case WGPUCompositeAlphaMode_Inherit: return VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR;
+    default: return VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    }
+}
+
+/* TRANSFER_DST always: the backend zero-initialises every texture it hands out (vkCmdClearColorImage). */
+static VkImageUsageFlags vk_usage(WGPUTextureUsage u)
+{
+    VkImageUsageFlags f = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (u & WGPUTextureUsage_CopySrc) f |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (u & WGPUTextureUsage_TextureBinding) f |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    return f;
+}
+
+static void destroy_chain(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
+{
+    if (c->swapchain) ks.destroy_swapchain(dev->device, c->swapchain, eg_vk_host_allocator());
+    c->swapchain = VK_NULL_HANDLE;
+    c->image_count = 0;
+    c->current = UINT32_MAX;
+}
+
+static struct eg_hal_swapchain *new_record(const eg_hal_window_t *win)
+{
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(swapchains); i++) {
+        struct eg_hal_swapchain *c = &swapchains[i];
+        if (c->used) continue;
+        eg_memset(c, 0, sizeof *c);
+        c->current = UINT32_MAX;
+        if (make_surface(win, &c->surface) != VK_SUCCESS) return NULL;
+        c->used = true;
+        return c;
+    }
+    eg_vk_knob_exhausted("swapchains", "EMGPU_MAX_SURFACES", EMGPU_MAX_SURFACES);
+    return NULL;
+}
+
+static eg_status_t create_chain(eg_hal_device_t *dev, struct eg_hal_swapchain *c, const eg_hal_window_config_t *cfg)
+{
+    VkSurfaceCapabilitiesKHR sc;
+    if (!family_presents(dev->phys, c->surface, dev->queue_family)) {
+        eg_log(EG_LOG_ERROR, "vulkan: queue family %u cannot present to this window", (unsigned)dev->queue_family);
+        return EG_STATUS_UNAVAILABLE;
+    }
+    VkResult r = ks.surface_caps(dev->phys, c->surface, &sc);
+    if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+    uint32_t count = sc.minImageCount + 1;
+    if (sc.maxImageCount && count > sc.maxImageCount) count = sc.maxImageCount;
+    if (count > MAX_IMAGES) count = MAX_IMAGES;
+    c->format = eg_vk_format(dev, cfg->format);
+    VkSwapchainKHR old = c->swapchain;
+    VkSwapchainCreateInfoKHR ci = {
+        .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR, .surface = c->surface,
+        .minImageCount = count, .imageFormat = c->format, .imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR,
+        .imageExtent = { cfg->width_px, cfg->height_px }, .imageArrayLayers = 1,
+        .imageUsage = vk_usage(cfg->usage), .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .preTransform = sc.currentTransform, .compositeAlpha = vk_alpha(cfg->alpha_mode),
+        .presentMode = vk_present_mode(cfg->present_mode), .clipped = VK_TRUE, .oldSwapchain = old,
+    };
+    VkSwapchainKHR fresh;
+    r = ks.create_swapchain(dev->device, &ci, eg_vk_host_allocator(), &fresh);
+    if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkCreateSwapchainKHR");
+    destroy_chain(dev, c);   /* the old one is retired by the new one's creation */
+    c->swapchain = fresh;
+    uint32_t n = MAX_IMAGES;
+    r = ks.get_swapchain_images(dev->device, fresh, &n, c->images);
+    if (r < 0) {
+        destroy_chain(dev, c);
+        return eg_vk_check(dev, r, "vkGetSwapchainImagesKHR");
+    }
+    c->image_count = n;
+    return EG_STATUS_OK;
+}
+
+eg_status_t eg_vk_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *win,
+                                   const eg_hal_window_config_t *cfg, struct eg_hal_swapchain **sc)
+{
+    if (!load_fns()) return EG_STATUS_UNAVAILABLE;
+    struct eg_hal_swapchain *c = *sc;
+    bool fresh = c == NULL;
+    if (fresh && !(c = new_record(win))) return EG_STATUS_OUT_OF_MEMORY;
+    eg_status_t st = eg_vk_flush_and_wait(dev);   /* no frame of the old swapchain in flight */
+    if (st == EG_STATUS_OK && !c->acquire_fence) {
+        VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+        st = eg_vk_check(dev, eg_vk.vkCreateFence(dev->device, &fi, eg_vk_host_allocator(), &c->acquire_fence),
+                         "vkCreateFence");
+    }
+    if (st == EG_STATUS_OK) st = create_chain(dev, c, cfg);
+    if (st != EG_STATUS_OK && fresh) eg_vk_window_unconfigure(dev, c);
+    if (st == EG_STATUS_OK) *sc = c;
+    return st;
+}
+
+void eg_vk_window_unconfigure(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
+{
+    if (!c || !c->used) return;
+    eg_vk_flush_and_wait(dev);
+    destroy_chain(dev, c);
+    if (c->acquire_fence) eg_vk.vkDestroyFence(dev->device, c->acquire_fence, eg_vk_host_allocator());
+    if (c->surface) ks.destroy_surface(eg_vk_instance(), c->surface, eg_vk_host_allocator());
+    eg_memset(c, 0, sizeof *c);
+}
+
+/* ---- frames ---- */
+
+static uint32_t frame_status(VkResult r)
+{
+    switch (r) {
+    case VK_SUCCESS: return EG_HAL_FRAME_OPTIMAL;
+    case VK_SUBOPTIMAL_KHR: return EG_HAL_FRAME_SUBOPTIMAL;
+    case VK_ERROR_OUT_OF_DATE_KHR: return EG_HAL_FRAME_OUTDATED;
+    case VK_ERROR_SURFACE_LOST_KHR: return EG_HAL_FRAME_LOST;
+    case VK_TIMEOUT: case VK_NOT_READY: return EG_HAL_FRAME_TIMEOUT;
+    case VK_ERROR_DEVICE_LOST: return EG_HAL_FRAME_DEVICE_LOST;
+    default: return EG_HAL_FRAME_OUT_OF_MEMORY;
+    }
+}
+
+uint32_t eg_vk_window_acquire(eg_hal_device_t *dev, struct eg_hal_swapchain *c, eg_texture_t *tex)
+{
+    uint32_t index = 0;
+    VkResult r = ks.acquire_next_image(dev->device, c->swapchain, UINT64_MAX, VK_NULL_HANDLE, c->acquire_fence, &index);
+    uint32_t st = frame_status(r);
+    if (r == VK_ERROR_DEVICE_LOST) (void)eg_vk_check(dev, r, "vkAcquireNextImageKHR");
+    if (st != EG_HAL_FRAME_OPTIMAL && st != EG_HAL_FRAME_SUBOPTIMAL) return st;
+    /* The fence says the presentation engine is done with the image: wait here, so nothing
+     * recorded later needs a semaphore. */
+    r = eg_vk.vkWaitForFences(dev->device, 1, &c->acquire_fence, VK_TRUE, UINT64_MAX);
+    if (r == VK_SUCCESS) r = eg_vk.vkResetFences(dev->device, 1, &c->acquire_fence);
+    VkCommandBuffer cb = r == VK_SUCCESS ? eg_vk_upload_cmd(dev) : VK_NULL_HANDLE;
+    if (!cb) {
+        (void)eg_vk_check(dev, r, "acquire fence");
+        return dev->lost ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
+    }
+    dev->kdev = tex->obj.device;
+    eg_vk_texture_t *vt = EG_VK_PRIV(eg_vk_texture_t, tex);
+    eg_memset(vt, 0, sizeof *vt);
+    vt->alloc.kind_block = UINT32_MAX;   /* no memory of ours: the swapchain owns the image */
+    vt->alloc.reserved = EG_VK_SWAPCHAIN_IMAGE;
+    vt->image = c->images[index];
+    vt->format = c->format;
+    c->current = index;
+    eg_vk_texture_init(tex, cb);
+    eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
+    if (s->init_count < EG_VK_SLOT_INITS) s->inits[s->init_count++] = tex;
+    else s->inits_overflow = true;
+    return st;
+}
+
+uint32_t eg_vk_window_present(eg_hal_device_t *dev, struct eg_hal_swapchain *c, eg_texture_t *tex,
+                              uint16_t from_use)
+{
+    if (c->current == UINT32_MAX) return EG_HAL_FRAME_OUT_OF_MEMORY;
+    VkCommandBuffer cb = eg_vk_upload_cmd(dev);
+    if (!cb) return dev->lost ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
+    if (EG_VK_PRIV(eg_vk_texture_t, tex)->image) {
+        eg_vk_texture_barrier(dev, cb, tex, from_use, EG_TRACK_TEX_PRESENT, 0, 1, 0, 1);
+    } else {   /* the texture was destroyed: the frame is dropped, but the image goes back */
+        VkImageMemoryBarrier b = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                   .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                                   .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                   .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = c->images[c->current],
+                                   .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 } };
+        eg_vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                                   NULL, 0, NULL, 1, &b);
+    }
+    eg_status_t st = eg_vk_flush_and_wait(dev);
+    if (st != EG_STATUS_OK) return st == EG_STATUS_DEVICE_LOST ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
+    VkResult result = VK_SUCCESS;
+    VkPresentInfoKHR pi = { .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .swapchainCount = 1,
+                            .pSwapchains = &c->swapchain, .pImageIndices = &c->current, .pResults = &result };
+    VkResult r = ks.queue_present(dev->queue, &pi);
+    c->current = UINT32_MAX;
+    if (r == VK_ERROR_DEVICE_LOST) (void)eg_vk_check(dev, r, "vkQueuePresentKHR");
+    return frame_status(r);
+}
+
+void eg_vk_window_release(eg_hal_device_t *dev, struct eg_hal_swapchain *c, eg_texture_t *tex)
+{
+    (void)dev;
+    eg_vk_texture_t *vt = EG_VK_PRIV(eg_vk_texture_t, tex);
+    for (uint32_t i = 0; c && i < c->image_count; i++)
+        if (vt->image == c->images[i]) vt->image = VK_NULL_HANDLE;   /* texture_destroy skips it */
+    if (c && vt->image == VK_NULL_HANDLE) c->current = UINT32_MAX;
+}
+
+#endif /* EMGPU_HAL_VULKAN */

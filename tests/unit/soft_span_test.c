@@ -1,0 +1,365 @@
+/* Tests of the soft span fast path (hal/soft/soft_span.c): the same draws rendered with
+ * eg_soft_raster_fast_paths on and off must give the same bytes for every target format, blend
+ * class and shader class, and the span pixel counter proves which path ran. */
+#include "tests/unit/cmd_test_util.h"
+#include "tests/shaders/spv_embed.h"
+#include <emgpu/emgpu.h>
+
+#if EMGPU_HAL_SOFT
+#include "hal/soft/soft_bench.h"
+#include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_raster.h"
+
+#define S 32u   /* target size: NDC x = px / 16 - 1, y = 1 - py / 16 */
+
+typedef struct svtx {
+    float pos[4];
+    float uv[2];
+    uint8_t color[4];
+} svtx_t;
+
+static WGPUShaderModule module(WGPUDevice d, const char *name)
+{
+    const eg_test_spv_t *s = eg_test_spv(name);
+    if (!s) return NULL;
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = s->words;
+    src.codeSize = s->word_count;
+    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    md.nextInChain = &src.chain;
+    return wgpuDeviceCreateShaderModule(d, &md);
+}
+
+static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextureFormat fmt, const WGPUBlendState *blend)
+{
+    WGPUShaderModule vs = module(d, "span.vert"), fs = module(d, fs_name);
+    WGPUVertexAttribute va[3] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
+    va[0].format = WGPUVertexFormat_Float32x4;
+    va[1].format = WGPUVertexFormat_Float32x2; va[1].offset = 16; va[1].shaderLocation = 1;
+    va[2].format = WGPUVertexFormat_Unorm8x4; va[2].offset = 24; va[2].shaderLocation = 2;
+    WGPUVertexBufferLayout vb = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
+    vb.arrayStride = sizeof(svtx_t);
+    vb.attributeCount = 3;
+    vb.attributes = va;
+    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
+    t.format = fmt;
+    t.blend = blend;
+    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
+    f.module = fs;
+    f.targetCount = 1;
+    f.targets = &t;
+    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
+    pd.vertex.module = vs;
+    pd.vertex.bufferCount = 1;
+    pd.vertex.buffers = &vb;
+    pd.fragment = &f;
+    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
+    if (vs) wgpuShaderModuleRelease(vs);
+    if (fs) wgpuShaderModuleRelease(fs);
+    return p;
+}
+
+/* An 8x8 RGBA8 texture (mips levels) with a pattern in every channel, and a bind group for it. */
+static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, WGPUFilterMode filter,
+                               WGPUTexture *tex_out)
+{
+    WGPUTexture tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, mips,
+                                1, WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
+    uint8_t px[8 * 8 * 4];
+    for (uint32_t i = 0; i < 64u; i++) {
+        px[4 * i] = (uint8_t)(i * 37u);
+        px[4 * i + 1] = (uint8_t)(255u - i * 11u);
+        px[4 * i + 2] = (uint8_t)((i & 7u) * 36u);
+        px[4 * i + 3] = (uint8_t)(i * 4u + 3u);
+    }
+    WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
+    WGPUTexelCopyBufferLayout bl = { 0, 32, 8 };
+    WGPUExtent3D sz = t_extent(8, 8, 1);
+    wgpuQueueWriteTexture(eg_test_queue(), &ti, px, sizeof px, &bl, &sz);
+    WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
+    WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
+    sd.magFilter = filter;
+    sd.minFilter = filter;
+    WGPUSampler smp = wgpuDeviceCreateSampler(d, &sd);
+    WGPUBindGroupEntry e[2] = { WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT };
+    e[0].binding = 0; e[0].textureView = view;
+    e[1].binding = 1; e[1].sampler = smp;
+    WGPUBindGroupLayout bgl = wgpuRenderPipelineGetBindGroupLayout(p, 0);
+    WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    bd.layout = bgl;
+    bd.entryCount = 2;
+    bd.entries = e;
+    WGPUBindGroup g = wgpuDeviceCreateBindGroup(d, &bd);
+    wgpuBindGroupLayoutRelease(bgl);
+    wgpuSamplerRelease(smp);
+    wgpuTextureViewRelease(view);
+    *tex_out = tex;
+    return g;
+}
+
+static svtx_t vtx(float px, float py, float w, float u, float v, uint8_t r, uint8_t g, uint8_t b, uint8_t a)
+{
+    svtx_t o = { { (px / 16.0f - 1.0f) * w, (1.0f - py / 16.0f) * w, 0.0f, w }, { u, v }, { r, g, b, a } };
+    return o;
+}
+
+/* The test geometry: a quad at fractional pixel positions (two triangles), a slanted triangle,
+ * a perspective triangle (w 1, 2, 1.5) and a thin sliver crossing the scissor. */
+static uint32_t geometry(svtx_t *v)
+{
+    uint32_t n = 0;
+    v[n++] = vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 255, 0, 40, 255);
+    v[n++] = vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 0, 255, 90, 200);
+    v[n++] = vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 30, 60, 255, 120);
+    v[n++] = vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 0, 255, 90, 200);
+    v[n++] = vtx(20.7f, 18.2f, 1, 1.1f, 1.0f, 255, 255, 255, 30);
+    v[n++] = vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 30, 60, 255, 120);
+    v[n++] = vtx(6.1f, 9.9f, 1, 0.2f, 0.9f, 200, 100, 0, 160);
+    v[n++] = vtx(30.9f, 14.2f, 1, 0.9f, 0.3f, 10, 250, 250, 90);
+    v[n++] = vtx(12.4f, 31.7f, 1, 0.5f, 0.1f, 120, 30, 200, 250);
+    v[n++] = vtx(16.0f, 0.5f, 1, 0.0f, 0.0f, 255, 255, 0, 255);
+    v[n++] = vtx(31.5f, 30.0f, 2, 1.0f, 0.5f, 0, 128, 255, 128);
+    v[n++] = vtx(3.5f, 25.5f, 1.5f, 0.3f, 1.0f, 255, 0, 128, 64);
+    v[n++] = vtx(-4.0f, 29.1f, 1, 0.0f, 0.0f, 90, 90, 90, 255);
+    v[n++] = vtx(40.0f, 27.4f, 1, 1.0f, 1.0f, 250, 10, 10, 255);
+    v[n++] = vtx(-4.0f, 30.3f, 1, 0.0f, 1.0f, 10, 250, 10, 100);
+    return n;
+}
+
+typedef struct run {
+    WGPUDevice d;
+    const char *fs;
+    WGPUTextureFormat fmt;
+    const WGPUBlendState *blend;
+    uint32_t mips;                /* texture classes: levels of the sampled texture */
+    WGPUFilterMode filter;
+    bool scissor;
+} run_t;
+
+/* Renders the geometry over a patterned clear into a fresh S x S target; img gets the bytes. */
+static bool render(const run_t *r, uint8_t *img, uint32_t bpp)
+{
+    WGPUTexture rt = t_texture(r->d, r->fmt, S, S, 1, 1, 1, WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
+    WGPURenderPipeline p = pipeline(r->d, r->fs, r->fmt, r->blend);
+    WGPUTexture tex = NULL;
+    WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->filter, &tex) : NULL;
+    svtx_t v[16];
+    uint32_t n = geometry(v);
+    WGPUBuffer vb = t_buffer(r->d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
+    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
+    WGPUCommandEncoder e = t_encoder(r->d);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = rv;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    c.clearValue = (WGPUColor){ 0.2, 0.5, 0.7, 0.6 };
+    WGPURenderPassDescriptor pd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    pd.colorAttachmentCount = 1;
+    pd.colorAttachments = &c;
+    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &pd);
+    wgpuRenderPassEncoderSetPipeline(rp, p);
+    if (g) wgpuRenderPassEncoderSetBindGroup(rp, 0, g, 0, NULL);
+    if (r->scissor) wgpuRenderPassEncoderSetScissorRect(rp, 3, 5, 23, 21);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, sizeof v);
+    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(rp);
+    wgpuRenderPassEncoderRelease(rp);
+    WGPUBuffer rb = t_buffer(r->d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * S);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(rt, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, S);
+    WGPUExtent3D sz = t_extent(S, S, 1);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    bool ok = true;
+    for (uint32_t y = 0; y < S && ok; y++) ok = t_readback(r->d, rb, (uint64_t)y * 256u, S * bpp, img + y * S * bpp);
+    wgpuBufferRelease(rb);
+    wgpuBufferRelease(vb);
+    if (g) { wgpuBindGroupRelease(g); wgpuTextureRelease(tex); }
+    wgpuRenderPipelineRelease(p);
+    wgpuTextureViewRelease(rv);
+    wgpuTextureRelease(rt);
+    return ok;
+}
+
+/* Renders r with the fast paths on and off; true when the bytes are equal. *span gets the
+ * pixels the span path filled with the fast paths on (0 expected with them off). */
+static bool same_both_ways(const run_t *r, uint32_t *span)
+{
+    static uint8_t fast[S * S * 4], slow[S * S * 4];
+    uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    eg_soft_set_threads(1);   /* every triangle on the submitting thread's worker: its counter */
+    uint32_t before = eg_soft_worker_main.span_px;
+    bool ok = render(r, fast, bpp);
+    *span = eg_soft_worker_main.span_px - before;
+    eg_soft_raster_fast_paths = false;
+    before = eg_soft_worker_main.span_px;
+    ok = ok && render(r, slow, bpp);
+    if (eg_soft_worker_main.span_px != before) ok = false;
+    eg_soft_raster_fast_paths = true;
+    eg_soft_set_threads(0);
+    return ok && memcmp(fast, slow, (size_t)S * S * bpp) == 0;
+}
+
+static const WGPUBlendState premul = {
+    { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha },
+    { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+static const WGPUBlendState straight = {
+    { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+    { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+
+/* Every format x blend x shader class, with and without a scissor: identical bytes, and the span
+ * path really filled pixels. */
+EG_TEST(soft_span, matches_general_path)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    static const char *const fs[3] = { "span_copy.frag", "span_tex.frag", "span_glyph.frag" };
+    uint32_t bad = 0, unused = 0;
+    for (uint32_t s = 0; s < 3u; s++)
+        for (uint32_t f = 0; f < 3u; f++)
+            for (uint32_t b = 0; b < 3u; b++) {
+                run_t r = { d, fs[s], fmts[f], blends[b], s ? 1u : 0u,
+                            s == 1u ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (s + f + b) & 1u };
+                uint32_t span = 0;
+                if (!same_both_ways(&r, &span)) {
+                    if (bad++ < 4) eg_test_printf("    %s format %u blend %u differs\n", fs[s], f, b);
+                }
+                if (!span) unused++;
+            }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(unused, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* A mipmapped texture makes the level of detail matter: the span path must decline (no span
+ * pixels) and the result is the general path's. */
+EG_TEST(soft_span, declines_when_lod_matters)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, &straight, 2u, WGPUFilterMode_Linear, false };
+    uint32_t span = 1;
+    EG_EXPECT(same_both_ways(&r, &span));
+    EG_EXPECT_EQ_U(span, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* Draws the rectangle [2, 10) x [3, 7) px in color (10, 20, 30, 40) with p into a cleared S x S
+ * RGBA8 target; rows 0..9 of the result go to img. */
+static bool draw_rect(WGPUDevice d, WGPURenderPipeline p, uint8_t img[10][S * 4])
+{
+    WGPUTexture rt = t_texture(d, WGPUTextureFormat_RGBA8Unorm, S, S, 1, 1, 1,
+                               WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
+    svtx_t v[6] = { vtx(2, 3, 1, 0, 0, 10, 20, 30, 40), vtx(10, 3, 1, 0, 0, 10, 20, 30, 40),
+                    vtx(2, 7, 1, 0, 0, 10, 20, 30, 40), vtx(10, 3, 1, 0, 0, 10, 20, 30, 40),
+                    vtx(10, 7, 1, 0, 0, 10, 20, 30, 40), vtx(2, 7, 1, 0, 0, 10, 20, 30, 40) };
+    WGPUBuffer vb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
+    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = rv;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDescriptor pd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    pd.colorAttachmentCount = 1;
+    pd.colorAttachments = &c;
+    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &pd);
+    wgpuRenderPassEncoderSetPipeline(rp, p);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, sizeof v);
+    wgpuRenderPassEncoderDraw(rp, 6, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(rp);
+    wgpuRenderPassEncoderRelease(rp);
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * S);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(rt, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, S);
+    WGPUExtent3D sz = t_extent(S, S, 1);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    bool ok = true;
+    for (uint32_t y = 0; y < 10u && ok; y++) ok = t_readback(d, rb, (uint64_t)y * 256u, S * 4u, img[y]);
+    wgpuBufferRelease(rb);
+    wgpuBufferRelease(vb);
+    wgpuTextureViewRelease(rv);
+    wgpuTextureRelease(rt);
+    return ok;
+}
+
+/* Pixels of img (rows 0..9) that differ from `inside` within [2, 10) x [3, 7) or from 0 outside. */
+static uint32_t rect_wrong(uint8_t img[10][S * 4], const uint8_t inside[4])
+{
+    static const uint8_t zero[4] = { 0, 0, 0, 0 };
+    uint32_t wrong = 0;
+    for (uint32_t y = 0; y < 10u; y++)
+        for (uint32_t x = 0; x < S; x++) {
+            bool in = x >= 2u && x < 10u && y >= 3u && y < 7u;
+            wrong += memcmp(img[y] + 4 * x, in ? inside : zero, 4) != 0;
+        }
+    return wrong;
+}
+
+/* Independent values: a rectangle with edges on pixel boundaries [2, 10) x [3, 7) in one
+ * constant color covers exactly those pixels (pixel centres strictly inside or on the top/left
+ * edges), and span_copy.frag writes (b, g, r, 0.75): color (10, 20, 30) -> bytes (30, 20, 10,
+ * round(0.75 * 255) = 191). All 8 x 4 pixels come from spans. */
+EG_TEST(soft_span, rectangle_coverage_and_values)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    WGPURenderPipeline p = pipeline(d, "span_copy.frag", WGPUTextureFormat_RGBA8Unorm, NULL);
+    static uint8_t img[10][S * 4];
+    static const uint8_t want[4] = { 30, 20, 10, 191 };
+    eg_soft_set_threads(1);
+    uint32_t before = eg_soft_worker_main.span_px;
+    EG_ASSERT(draw_rect(d, p, img));
+    EG_EXPECT_EQ_U(rect_wrong(img, want), 0u);
+    EG_EXPECT_EQ_U(eg_soft_worker_main.span_px - before, 32u);
+    eg_soft_set_threads(0);
+    wgpuRenderPipelineRelease(p);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The bench hook (soft_bench.h): a C function in place of the VM writes (0.25, 0.5, 0.75, 1) ->
+ * bytes round(v * 255) = (64, 128, 191, 255) on exactly the rectangle, and the span path stays
+ * off for that pipeline; fn NULL brings the program (and its bytes) back. */
+static void native_fill(eg_soft_invocation_t *inv, const void *user)
+{
+    const float *c = user;
+    for (uint32_t k = 0; k < 4u; k++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv->out[0].c[k].f[l] = c[k];
+}
+
+EG_TEST(soft_span, native_fs_hook)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only hook"); }
+    WGPURenderPipeline p = pipeline(d, "span_copy.frag", WGPUTextureFormat_RGBA8Unorm, NULL);
+    static const float color[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    static uint8_t img[10][S * 4];
+    static const uint8_t want[4] = { 64, 128, 191, 255 }, vm[4] = { 30, 20, 10, 191 };
+    eg_soft_set_threads(1);
+    eg_soft_render_pipeline_set_native_fs(p, native_fill, color);
+    uint32_t before = eg_soft_worker_main.span_px;
+    EG_ASSERT(draw_rect(d, p, img));
+    EG_EXPECT_EQ_U(rect_wrong(img, want), 0u);
+    EG_EXPECT_EQ_U(eg_soft_worker_main.span_px - before, 0u);
+    eg_soft_render_pipeline_set_native_fs(p, NULL, NULL);
+    EG_ASSERT(draw_rect(d, p, img));
+    EG_EXPECT_EQ_U(rect_wrong(img, vm), 0u);
+    eg_soft_set_threads(0);
+    wgpuRenderPipelineRelease(p);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+#endif
