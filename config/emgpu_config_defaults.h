@@ -197,12 +197,6 @@ _Static_assert(EMGPU_MAX_COLOR_ATTACHMENTS >= 1 && EMGPU_MAX_COLOR_ATTACHMENTS <
 #ifndef EMGPU_COMMAND_STREAM_BYTES
 #define EMGPU_COMMAND_STREAM_BYTES 16384
 #endif
-/** Per-device heap for long-lived variable data: bind group entries, layouts, shader code
- *  (managed with kernel/base/range_alloc, so freed objects give their bytes back).
- *  Exhaustion reports OutOfMemory naming this knob. */
-#ifndef EMGPU_DEVICE_HEAP_BYTES
-#define EMGPU_DEVICE_HEAP_BYTES 65536
-#endif
 /** Scratch bytes hal/noop hands out as the memory of a mapped buffer (one block, reused by
  *  every map; contents are not preserved on noop). Maps larger than this fail as OutOfMemory. */
 #ifndef EMGPU_NOOP_SCRATCH_BYTES

@@ -32,7 +32,6 @@
 
 /* Arenas and heaps. */
 #define EMGPU_COMMAND_STREAM_BYTES 4096
-#define EMGPU_DEVICE_HEAP_BYTES 16384
 /* hal/noop's mapped-buffer scratch: the largest map the tests make is a 64x64 RGBA8 readback. */
 #define EMGPU_NOOP_SCRATCH_BYTES 16384
 
@@ -47,7 +46,7 @@
 #define EMGPU_SOFT_BIN_ARENA_BYTES (16 * 1024)
 #define EMGPU_SOFT_MAX_THREADS 1
 
-/* The instance block (pools, command streams, device heaps, trackers: ~102 KiB with the knobs
+/* The instance block (pools, command streams, trackers: ~102 KiB with the knobs
  * above on this 32-bit target) must fit this; checked at build time in
  * kernel/api/instance_memory.c. The soft heap and noop scratch above come on top. */
 #define EMGPU_STATIC_RAM_BUDGET_BYTES (128 * 1024)

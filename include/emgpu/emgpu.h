@@ -67,7 +67,6 @@ typedef struct WGPUEmgpuPoolCapacities {
     uint32_t commandBuffers;    /* EMGPU_MAX_COMMAND_BUFFERS (encoders + command buffers) */
     uint32_t passEncoders;      /* EMGPU_MAX_PASS_ENCODERS */
     uint32_t commandStreamBytes;/* EMGPU_COMMAND_STREAM_BYTES (per command buffer) */
-    uint32_t deviceHeapBytes;   /* EMGPU_DEVICE_HEAP_BYTES (per device) */
     uint32_t surfaces;          /* EMGPU_MAX_SURFACES */
 } WGPUEmgpuPoolCapacities;
 
@@ -94,7 +93,7 @@ typedef struct WGPUEmgpuPoolStats {
 } WGPUEmgpuPoolStats;
 
 typedef struct WGPUEmgpuArenaStats {
-    WGPUStringView name;        /* "command streams", "device heaps", "futures" */
+    WGPUStringView name;        /* "futures", "command stream (per command buffer)" */
     WGPUStringView knob;
     uint64_t capacity, used, highWater;   /* bytes (futures: entries) */
 } WGPUEmgpuArenaStats;

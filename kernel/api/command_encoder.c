@@ -387,6 +387,8 @@ WGPUCommandBuffer wgpuCommandEncoderFinish(WGPUCommandEncoder commandEncoder,
         eg_object_set_label(&e->obj, descriptor->label);
     e->is_cb = 1;
     e->cb_refs = 1;
+    struct WGPUInstanceImpl *inst = e->obj.device->instance;
+    if (e->stream.used_B > inst->stream_high_water_B) inst->stream_high_water_B = e->stream.used_B;
     eg_object_ref(e);
     return (WGPUCommandBuffer)(void *)e;
 }

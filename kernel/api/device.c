@@ -72,8 +72,6 @@ struct WGPUDeviceImpl *eg_device_create(struct WGPUAdapterImpl *adapter, const W
         return NULL;
     }
     uint32_t slot = eg_pool_index(&inst->pools[EG_KIND_DEVICE], dev);
-    dev->heap_mem = eg_instance_device_heap(inst, slot);
-    dev->heap_B = inst->caps.device_heap_B;
     if (!init_tracker(dev, inst, slot, msg, msg_cap)) {
         dev->hal->device_close(dev->hal_dev);
         eg_pool_free(&inst->pools[EG_KIND_QUEUE], q);

@@ -40,9 +40,6 @@ struct WGPUDeviceImpl {
     uint64_t                 submit_index;      /* newest submitted */
     uint64_t                 completed_index;   /* newest known complete */
     uint32_t                 doomed_count;      /* objects waiting for completion to be freed */
-    /* per-device heap for long-lived variable data (kernel/base/range_alloc) */
-    uint8_t                 *heap_mem;          /* eg_instance_device_heap() */
-    uint32_t                 heap_B;
     eg_track_device_t       *track;             /* &track_state once initialised, else NULL */
     eg_track_device_t        track_state;       /* device tracker; storage from the instance block */
     bool                     destroyed;         /* wgpuDeviceDestroy ran */

@@ -3,6 +3,7 @@
 
 #include <emgpu/emgpu.h>
 
+#include "kernel/api/command_buffer.h"
 #include "kernel/api/device.h"
 #include "kernel/api/future.h"
 #include "kernel/base/fmt.h"
@@ -66,7 +67,6 @@ static bool caps_resolve(const WGPUEmgpuPoolCapacities *c, eg_capacities_t *caps
         if (v) caps->pool[k] = v;
     }
     if (c->commandStreamBytes) caps->command_stream_B = c->commandStreamBytes;
-    if (c->deviceHeapBytes) caps->device_heap_B = c->deviceHeapBytes;
     return true;
 }
 
@@ -468,14 +468,21 @@ WGPUStatus wgpuInstanceEmgpuGetMemoryStats(WGPUInstance instance, WGPUEmgpuMemor
     a->capacity = EMGPU_MAX_PENDING_FUTURES;
     a->used = eg_future_pending_count(instance);
     a->highWater = instance->futures_high_water;
+    /* Command streams: one per encoder / command buffer slot, each EMGPU_COMMAND_STREAM_BYTES.
+     * The per-stream figure is what sizes the knob: capacity = one stream, used = the fullest
+     * live one, highWater = the fullest any command buffer was at Finish. */
+    const eg_pool_t *cbp = &instance->pools[EG_KIND_COMMAND_BUFFER];
+    uint32_t fullest = 0;
+    for (uint32_t i = 1; i <= cbp->capacity; i++) {
+        const eg_encoder_t *e = (const eg_encoder_t *)eg_pool_at(cbp, i);
+        if (e->obj.slot.state != EG_SLOT_FREE && e->stream.used_B > fullest) fullest = e->stream.used_B;
+    }
     a = &stats->arenas[stats->arenaCount++];
-    a->name = sv("command streams");
+    a->name = sv("command stream (per command buffer)");
     a->knob = sv("EMGPU_COMMAND_STREAM_BYTES");
-    a->capacity = (uint64_t)instance->caps.command_stream_B * instance->caps.pool[EG_KIND_COMMAND_BUFFER];
-    a = &stats->arenas[stats->arenaCount++];
-    a->name = sv("device heaps");
-    a->knob = sv("EMGPU_DEVICE_HEAP_BYTES");
-    a->capacity = (uint64_t)instance->caps.device_heap_B * instance->caps.pool[EG_KIND_DEVICE];
+    a->capacity = instance->caps.command_stream_B;
+    a->used = fullest;
+    a->highWater = fullest > instance->stream_high_water_B ? fullest : instance->stream_high_water_B;
     stats->blockBytes = instance->memory_B;
     stats->staticBlock = instance->static_block;
     return WGPUStatus_Success;

@@ -27,7 +27,6 @@
 typedef struct eg_capacities {
     uint32_t pool[EG_KIND_COUNT];  /* [EG_KIND_QUEUE] == [EG_KIND_DEVICE]; [EG_KIND_NONE] = 0 */
     uint32_t command_stream_B;     /* per command buffer */
-    uint32_t device_heap_B;        /* per device */
 } eg_capacities_t;
 
 typedef struct eg_future_slot eg_future_slot_t;   /* kernel/api/future.h */
@@ -37,7 +36,6 @@ typedef struct eg_instance_layout {
     size_t pool_off[EG_KIND_COUNT];
     size_t futures_off;
     size_t streams_off;            /* pool[EG_KIND_COMMAND_BUFFER] * command_stream_B */
-    size_t heaps_off;              /* pool[EG_KIND_DEVICE] * device_heap_B */
     size_t track_off;              /* pool[EG_KIND_DEVICE] * track_device_B */
     size_t track_device_B;
     size_t total_B;
@@ -58,6 +56,7 @@ struct WGPUInstanceImpl {
     uint64_t        next_future_id;
     eg_future_slot_t *futures;             /* EMGPU_MAX_PENDING_FUTURES entries */
     uint32_t        futures_high_water;
+    uint32_t        stream_high_water_B;   /* largest command stream seen at Finish */
 };
 
 /** The instance whose pools contain this handle, or NULL. */
@@ -91,8 +90,6 @@ void  eg_object_free(void *object);
  *  (eg_pool_index of the command encoder, 1-based): caps.command_stream_B bytes, 8-aligned. */
 uint8_t *eg_instance_stream_memory(struct WGPUInstanceImpl *inst, uint32_t cmd_slot_index);
 uint32_t eg_instance_stream_bytes(const struct WGPUInstanceImpl *inst);
-/** Heap memory of device slot `device_slot_index` (1-based): caps.device_heap_B bytes, 8-aligned. */
-uint8_t *eg_instance_device_heap(struct WGPUInstanceImpl *inst, uint32_t device_slot_index);
 /** Tracker storage of device slot `device_slot_index` (layout.track_device_B bytes, 8-aligned). */
 eg_track_caps_t eg_instance_track_caps_of(const eg_capacities_t *caps);
 eg_track_caps_t eg_instance_track_caps(const struct WGPUInstanceImpl *inst);

@@ -70,7 +70,6 @@
     POOL_B(sizeof(struct WGPUSurfaceImpl), EMGPU_MAX_SURFACES) + \
     SLOT_B(EG_FUTURE_TABLE_BYTES) + \
     SLOT_B(EMGPU_COMMAND_STREAM_BYTES) * (size_t)EMGPU_MAX_COMMAND_BUFFERS + \
-    SLOT_B(EMGPU_DEVICE_HEAP_BYTES) * (size_t)EMGPU_MAX_DEVICES + \
     TRACK_DEVICE_B(EMGPU_MAX_BUFFERS, EMGPU_MAX_TEXTURES, EMGPU_TRACK_SUBRESOURCE_STATES) * \
         (size_t)EMGPU_MAX_DEVICES)
 
@@ -152,7 +151,6 @@ void eg_capacities_default(eg_capacities_t *caps)
     caps->pool[EG_KIND_PASS_ENCODER] = EMGPU_MAX_PASS_ENCODERS;
     caps->pool[EG_KIND_SURFACE] = EMGPU_MAX_SURFACES;
     caps->command_stream_B = EMGPU_COMMAND_STREAM_BYTES;
-    caps->device_heap_B = EMGPU_DEVICE_HEAP_BYTES;
 }
 
 static void layout_compute(const eg_capacities_t *caps, eg_instance_layout_t *l)
@@ -167,8 +165,6 @@ static void layout_compute(const eg_capacities_t *caps, eg_instance_layout_t *l)
     at += SLOT_B(EG_FUTURE_TABLE_BYTES);
     l->streams_off = at;
     at += SLOT_B(caps->command_stream_B) * caps->pool[EG_KIND_COMMAND_BUFFER];
-    l->heaps_off = at;
-    at += SLOT_B(caps->device_heap_B) * caps->pool[EG_KIND_DEVICE];
     /* TRACK HOOK: the bound above, never less than what kernel/track itself asks for. */
     size_t track_B = TRACK_DEVICE_B(caps->pool[EG_KIND_BUFFER], caps->pool[EG_KIND_TEXTURE],
                                     EMGPU_TRACK_SUBRESOURCE_STATES);
@@ -213,13 +209,6 @@ uint8_t *eg_instance_stream_memory(struct WGPUInstanceImpl *inst, uint32_t cmd_s
 uint32_t eg_instance_stream_bytes(const struct WGPUInstanceImpl *inst)
 {
     return inst->caps.command_stream_B;
-}
-
-uint8_t *eg_instance_device_heap(struct WGPUInstanceImpl *inst, uint32_t device_slot_index)
-{
-    EG_DEBUG_ASSERT(device_slot_index >= 1 && device_slot_index <= inst->caps.pool[EG_KIND_DEVICE]);
-    return inst->memory + inst->layout.heaps_off +
-           (size_t)(device_slot_index - 1) * SLOT_B(inst->caps.device_heap_B);
 }
 
 eg_track_caps_t eg_instance_track_caps_of(const eg_capacities_t *caps)

@@ -34,7 +34,6 @@ EG_TEST(instance, caller_block_too_small_then_enough)
     for (int k = 0; k < 14; k++) c[k] = 1;   /* the 14 pool fields */
     md.capacities.buffers = 4;
     md.capacities.commandStreamBytes = 1024;
-    md.capacities.deviceHeapBytes = 1024;
     size_t need = wgpuEmgpuGetInstanceMemorySize(&md.capacities);
     if (need > sizeof block) eg_test_printf("    need %u bytes\n", (unsigned)need);
     EG_ASSERT(need > 64 && need <= sizeof block);
@@ -100,5 +99,40 @@ EG_TEST(instance, stale_handle_is_reported_with_its_name)
     EG_EXPECT_ERROR(WGPUErrorType_Validation, NULL_HANDLE, "descriptor.buffer is NULL");
     EG_EXPECT(eg_handle_check(&v, NULL, EG_KIND_BUFFER, "optional", true));
     EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The command-stream statistic sizes EMGPU_COMMAND_STREAM_BYTES: per stream, the fullest live
+ * stream as `used`, the fullest at any Finish as `highWater`. An encoder with one buffer clear
+ * holds at least that record, and the figure can only be below the stream's capacity. */
+EG_TEST(instance, command_stream_statistics)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUInstance inst = eg_test_instance();
+    WGPUBufferDescriptor bd = WGPU_BUFFER_DESCRIPTOR_INIT;
+    bd.usage = WGPUBufferUsage_CopyDst;
+    bd.size = 16;
+    WGPUBuffer b = wgpuDeviceCreateBuffer(d, &bd);
+    WGPUCommandEncoder e = wgpuDeviceCreateCommandEncoder(d, NULL);
+    wgpuCommandEncoderClearBuffer(e, b, 0, 16);
+    WGPUCommandBuffer cb = wgpuCommandEncoderFinish(e, NULL);
+    WGPUEmgpuMemoryStats st;
+    EG_ASSERT(wgpuInstanceEmgpuGetMemoryStats(inst, &st) == WGPUStatus_Success);
+    const WGPUEmgpuArenaStats *s = NULL;
+    for (size_t k = 0; k < st.arenaCount; k++)
+        if (eg_test_str_contains(st.arenas[k].knob.data, "EMGPU_COMMAND_STREAM_BYTES")) s = &st.arenas[k];
+    EG_ASSERT(s != NULL);
+    EG_EXPECT_EQ_U(s->capacity, EMGPU_COMMAND_STREAM_BYTES);
+    EG_EXPECT(s->used > 0 && s->used <= s->capacity);    /* the live command buffer's records */
+    EG_EXPECT(s->highWater >= s->used && s->highWater <= s->capacity);
+    uint64_t live = s->used;
+    wgpuCommandBufferRelease(cb);
+    wgpuCommandEncoderRelease(e);
+    EG_ASSERT(wgpuInstanceEmgpuGetMemoryStats(inst, &st) == WGPUStatus_Success);
+    for (size_t k = 0; k < st.arenaCount; k++)
+        if (eg_test_str_contains(st.arenas[k].knob.data, "EMGPU_COMMAND_STREAM_BYTES")) s = &st.arenas[k];
+    EG_EXPECT(s->highWater >= live);                     /* the peak outlives the command buffer */
+    wgpuBufferRelease(b);
     eg_test_device_release();
 }
