@@ -57,15 +57,13 @@ UNIT_BIN := $(BUILD)/tests/unit_tests$(EXE)
 
 # Hosted-only test programs (each its own binary): tests/hosted/*_test.c.
 # A board may leave some out (HOSTED_EXCLUDE := no_alloc: ASan owns malloc there).
-# Tests that need hardware CI does not have (a Linux framebuffer device) are built and run only by
-# `make hw-check` (docs/displays.md runs it inside the fbdev/KMS VM), so CI reports no skips.
-HARDWARE_TESTS := fbdev
-HOSTED_SRC := $(filter-out $(HOSTED_EXCLUDE:%=tests/hosted/%_test.c) $(HARDWARE_TESTS:%=tests/hosted/%_test.c),\
+# Display hardware (fbdev, DRM/KMS) is tested on a real kernel in a QEMU VM by
+# tools/vm_display_test.sh, which make test runs (docs/displays.md).
+HOSTED_SRC := $(filter-out $(HOSTED_EXCLUDE:%=tests/hosted/%_test.c),\
                 $(if $(filter 1,$(HOSTED)),$(wildcard tests/hosted/*_test.c)))
-HW_BIN := $(HARDWARE_TESTS:%=$(BUILD)/tests/%_test$(EXE))
 HOSTED_BIN := $(HOSTED_SRC:tests/hosted/%.c=$(BUILD)/tests/%$(EXE))
 
-.PHONY: all demo test check hw-check size clean deps
+.PHONY: all demo test check size clean deps
 all: $(LIB) $(UNIT_BIN) $(HOSTED_BIN)
 
 # V=1 shows the full command lines.
@@ -96,9 +94,6 @@ $(BUILD)/tests/%_test$(EXE): tests/hosted/%_test.c $(BUILD)/obj/tests/harness/ha
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/obj/tests/harness/harness.o \
 	    $(BUILD)/obj/tests/harness/test_device.o $(LIB) $(LDLIBS_BOARD) -o $@
-
-hw-check: $(LIB) $(HW_BIN)
-	sh tools/run_suites.sh "$(BOARD)" "$(TEST_RUN)" $(HW_BIN)
 
 # check: build and run this board's suites; every suite ends with "N passed, N failed".
 check: all

@@ -190,6 +190,14 @@ typedef struct eg_hal_ops {
      * surface_present then ends the frame. texture_destroy releases it. NULL: strip mode renders
      * a full-frame texture (texture_create) and surface_present converts it strip by strip. */
     eg_status_t (*surface_band)(eg_hal_device_t *dev, eg_texture_t *tex, const struct eg_hal_present *dst);
+
+    /* ---- window-bound adapters (helper egl, session 3): OPTIONAL. probe for an adapter requested
+     * with WGPURequestAdapterOptions.compatibleSurface set to a window (kernel/api/surface.c
+     * eg_surface_probe_adapter): the backend may bind that adapter's devices to the window's
+     * native display (GLES: an EGL display on the X11 Display, which EGL window surfaces need).
+     * info->ordinal tells device_open which display. UNAVAILABLE: the kernel uses probe(0). The
+     * native display must outlive the adapter's devices. */
+    eg_status_t (*probe_window)(const struct eg_hal_window *win, eg_device_info_t *info);
 } eg_hal_ops_t;
 
 /* The backends compiled into this board (config EMGPU_HAL_*), in the board's preference order. */

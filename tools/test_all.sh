@@ -71,6 +71,10 @@ case " $* " in *" host "*)
     # guest renders scenes through WGPUSurface, the host compares QEMU screendumps with tests/ref.
     echo "=== VM displays: fbdev + KMS under QEMU (tools/vm_display_test.sh)"
     sh tools/vm_display_test.sh build/host >"$log" 2>&1; cat "$log"; add_totals "$log" "VM displays"
+    # The dashboard reference that VM test compares against: soft's frame cross-checked against
+    # lavapipe and llvmpipe within the scene tolerances.
+    echo "=== dashboard reference cross-check (tools/vm_demo_ref.sh)"
+    sh tools/vm_demo_ref.sh build/host >"$log" 2>&1; cat "$log"; add_totals "$log" "dashboard reference"
     ;;
 esac
 # Static checks, each counted as one test: the runtime references no heap functions, and the

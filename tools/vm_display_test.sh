@@ -2,7 +2,8 @@
 # fbdev and DRM/KMS surfaces on a real Linux kernel (issue #7): boots Debian's kernel under
 # qemu-system-x86_64 with a busybox initramfs, runs tests/vm/vm_display_test (static, soft
 # backend) on vesafb (XRGB8888, RGB565), bochs-drm (fbdev emulation + KMS dumb buffers) and
-# cirrus-drm (KMS RGB565), and compares QEMU screendumps with tests/ref (tests/vm/vm_run.py).
+# cirrus-drm (KMS RGB565), and compares QEMU screendumps with tests/ref (tests/vm/vm_run.py):
+# conformance scenes and the `make demo` dashboard (tests/ref/demo_dashboard.png).
 # Ends with "N passed, N failed".
 #
 # usage: tools/vm_display_test.sh [BUILD_DIR [CASE...]]   BUILD_DIR: a BOARD=host build (build/host)

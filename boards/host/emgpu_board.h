@@ -14,5 +14,10 @@
 #define EMGPU_PORT_HAS_ENV 1
 #define EMGPU_DEBUG 1
 #define EMGPU_SOFT_HEAP_BYTES (16 * 1024 * 1024)
+/* Two rasterizer workers (tiles shared out; the bytes are the same for any count, which
+ * tests/unit/soft_bin_test.c checks). EMGPU_SOFT_THREADS in the environment overrides it. */
+#ifndef EMGPU_SOFT_THREADS
+#define EMGPU_SOFT_THREADS 2
+#endif
 
 #endif /* EMGPU_BOARD_H */

@@ -8,5 +8,7 @@
 #define EMGPU_PORT_HAS_ENV 1
 #define EMGPU_DEBUG 1
 #define EMGPU_SOFT_HEAP_BYTES (8 * 1024 * 1024)
+/* Cortex-A SoCs have 2-4 cores: two rasterizer workers (same bytes for any count). */
+#define EMGPU_SOFT_THREADS 2
 
 #endif /* EMGPU_BOARD_H */

@@ -10,27 +10,20 @@
  * memory-panel WGPUSurface, as firmware would) until it is closed (DEMO_WINDOW_SECONDS=n closes it
  * after n seconds; DEMO_SIM_ZOOM=2, DEMO_SIM_FORMAT=1 (RGB565), DEMO_SIM_STRIP=16 change the panel).
  * Shaders: examples/demo/shaders (GLSL, compiled and embedded by examples/demo/demo.mk).
- * Usage: demo OUT.png [FRAMES]
+ * Usage: demo OUT.png [FRAMES]. This file is the renderer (demo_setup/demo_render_frame, usable on any
+ * device: the VM display test shows it on fbdev and KMS); main, the PNG and the window loop are
+ * in demo_main.c.
  */
 #include <webgpu/webgpu.h>
 
 #include "examples/demo/demo.h"
-#include "examples/soft_device.h"
 #include "tests/shaders/spv_embed.h"
 
 #include <math.h>
-#include <png.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define ROW_B (((DEMO_W_PX * 4u) + 255u) / 256u * 256u) /* bytesPerRow: multiple of 256 */
 #define UI_MAX_VERTS 6144u
-#define TORUS_RINGS 48u
-#define TORUS_SIDES 24u
-#define TORUS_VERTS ((TORUS_RINGS + 1u) * (TORUS_SIDES + 1u))
-#define TORUS_INDICES (TORUS_RINGS * TORUS_SIDES * 6u)
 
 typedef struct mesh_vtx {
     float pos[3], normal[3], uv[2];
@@ -39,28 +32,6 @@ typedef struct mesh_vtx {
 typedef struct mesh_uniforms {
     float mvp[16], model[16], light[4], eye[4];
 } mesh_uniforms_t;
-
-typedef struct demo {
-    WGPUInstance instance;
-    WGPUDevice device;
-    WGPUQueue queue;
-    WGPUTexture target, depth, atlas;
-    WGPUTextureView target_view, depth_view, atlas_view;
-    WGPUSampler sampler;
-    WGPUBuffer readback, ui_vbuf, ui_ubuf, mesh_vbuf, mesh_ibuf, mesh_ubuf;
-    WGPUBindGroupLayout ui_bgl, mesh_bgl;
-    WGPUPipelineLayout ui_layout, mesh_layout;
-    WGPUBindGroup ui_bg, mesh_bg;
-    WGPURenderPipeline ui_pipe, mesh_pipe;
-    demo_batch_t batch;
-} demo_t;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static WGPUShaderModule shader(demo_t *d, const char *name)
 {
@@ -230,28 +201,10 @@ static int setup_pipelines(demo_t *d)
     return d->ui_pipe && d->mesh_pipe && d->ui_bg && d->mesh_bg;
 }
 
-static void on_error(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message,
-                     void *userdata1, void *userdata2)
+int demo_setup(demo_t *d, WGPUInstance instance, WGPUDevice device)
 {
-    (void)device;
-    (void)userdata2;
-    if ((*(unsigned *)userdata1)++ < 5)
-        fprintf(stderr, "demo: WebGPU error %d: %.*s\n", (int)type,
-                message.data ? (int)(message.length == WGPU_STRLEN ? strlen(message.data) : message.length) : 0,
-                message.data ? message.data : "");
-}
-
-static int setup(demo_t *d, unsigned *errors)
-{
-    d->instance = wgpuCreateInstance(NULL);
-    if (!d->instance) return 0;
-    WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
-    dd.uncapturedErrorCallbackInfo.callback = on_error;
-    dd.uncapturedErrorCallbackInfo.userdata1 = errors;
-    WGPUAdapter adapter;
-    d->device = example_soft_device(d->instance, &dd, &adapter);
-    if (adapter) wgpuAdapterRelease(adapter);
-    if (!d->device) return 0;
+    d->instance = instance;
+    d->device = device;
     d->queue = wgpuDeviceGetQueue(d->device);
     d->target = texture(d, WGPUTextureFormat_RGBA8Unorm, DEMO_W_PX, DEMO_H_PX,
                         WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
@@ -264,7 +217,7 @@ static int setup(demo_t *d, unsigned *errors)
     d->atlas_view = wgpuTextureCreateView(d->atlas, NULL);
     WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT; /* nearest: crisp integer-scaled glyphs */
     d->sampler = wgpuDeviceCreateSampler(d->device, &sd);
-    d->readback = buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, (uint64_t)ROW_B * DEMO_H_PX);
+    d->readback = buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, (uint64_t)DEMO_ROW_B * DEMO_H_PX);
     d->ui_vbuf = buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, UI_MAX_VERTS * sizeof(demo_vtx_t));
     d->ui_ubuf = buffer(d, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 16);
     d->mesh_ubuf = buffer(d, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, sizeof(mesh_uniforms_t));
@@ -319,7 +272,7 @@ static void mesh_uniforms(demo_t *d, unsigned frame, float aspect)
 }
 
 /* One frame: the 2D layer, then the torus in the 3D view; read_back copies the target out. */
-static void render_frame(demo_t *d, unsigned frame, int read_back)
+void demo_render_frame(demo_t *d, unsigned frame, int read_back)
 {
     demo_ui_build(&d->batch, frame);
     wgpuQueueWriteBuffer(d->queue, d->ui_vbuf, 0, d->batch.v, d->batch.n * sizeof(demo_vtx_t));
@@ -367,7 +320,7 @@ static void render_frame(demo_t *d, unsigned frame, int read_back)
         src.texture = d->target;
         WGPUTexelCopyBufferInfo out = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
         out.buffer = d->readback;
-        out.layout.bytesPerRow = ROW_B;
+        out.layout.bytesPerRow = DEMO_ROW_B;
         WGPUExtent3D all = { DEMO_W_PX, DEMO_H_PX, 1 };
         wgpuCommandEncoderCopyTextureToBuffer(enc, &src, &out, &all);
     }
@@ -377,7 +330,7 @@ static void render_frame(demo_t *d, unsigned frame, int read_back)
     wgpuCommandBufferRelease(cb);
 }
 
-static void teardown(demo_t *d)
+void demo_teardown(demo_t *d)
 {
 #define REL(fn, x) do { if (x) fn(x); } while (0)
     REL(wgpuBindGroupRelease, d->ui_bg);
@@ -402,90 +355,6 @@ static void teardown(demo_t *d)
     REL(wgpuTextureRelease, d->depth);
     REL(wgpuTextureRelease, d->atlas);
     REL(wgpuQueueRelease, d->queue);
-    REL(wgpuDeviceRelease, d->device);
-    REL(wgpuInstanceRelease, d->instance);
 #undef REL
     free(d->batch.v);
-}
-
-/* Maps the readback buffer and writes its rows to the png at path. */
-static int deliver(demo_t *d, const char *path)
-{
-    if (!example_map_read(d->instance, d->readback, (size_t)ROW_B * DEMO_H_PX)) {
-        fprintf(stderr, "demo: mapping the readback buffer failed\n");
-        return 0;
-    }
-    const void *px = wgpuBufferGetConstMappedRange(d->readback, 0, (size_t)ROW_B * DEMO_H_PX);
-    int ok = px != NULL;
-    if (px && path) {
-        png_image img;
-        memset(&img, 0, sizeof img);
-        img.version = PNG_IMAGE_VERSION;
-        img.width = DEMO_W_PX;
-        img.height = DEMO_H_PX;
-        img.format = PNG_FORMAT_RGBA;
-        ok = png_image_write_to_file(&img, path, 0, px, (png_int_32)ROW_B, NULL);
-        if (!ok) fprintf(stderr, "demo: writing %s failed: %s\n", path, img.message);
-    }
-    wgpuBufferUnmap(d->readback);
-    return ok;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-int main(int argc, char **argv)
-{
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.png [FRAMES]\n", argv[0]);
-        return 2;
-    }
-    unsigned frames = argc > 2 && argv[2][0] ? (unsigned)strtoul(argv[2], NULL, 10) : 1u;
-    if (frames == 0) frames = 1;
-    static demo_t d;
-    unsigned errors = 0;
-    if (!setup(&d, &errors)) {
-        fprintf(stderr, "demo: setting up the soft device, resources or pipelines failed\n");
-        teardown(&d);
-        return 1;
-    }
-    double *ms = malloc(frames * sizeof *ms);
-    if (!ms) return 1;
-    for (unsigned f = 0; f < frames; f++) {
-        double t0 = now_ms();
-        render_frame(&d, f, f + 1 == frames);
-        ms[f] = now_ms() - t0;
-    }
-    int open = 1, ok = deliver(&d, argv[1]);
-    qsort(ms, frames, sizeof *ms, cmp_double);
-    printf("demo: %ux%u RGBA8 dashboard on the soft backend: %u frame(s), %u UI vertices + a %u-triangle "
-           "torus per frame\n", DEMO_W_PX, DEMO_H_PX, frames, d.batch.n, TORUS_INDICES / 3u);
-    printf("demo: ms/frame (record + submit + execute): median %.3f, min %.3f, max %.3f\n",
-           ms[frames / 2], ms[0], ms[frames - 1]);
-    if (ok) printf("demo: wrote %s\n", argv[1]);
-    free(ms);
-
-    demo_window_t *win = errors ? NULL : demo_window_open(d.instance, d.device, DEMO_W_PX, DEMO_H_PX);
-    if (win) {
-        const char *secs = getenv("DEMO_WINDOW_SECONDS");
-        double until = secs && *secs ? now_ms() + 1e3 * strtod(secs, NULL) : -1.0;
-        printf("demo: showing the dashboard in a window (close it to exit)\n");
-        for (unsigned f = frames; open && (until < 0 || now_ms() < until); f++) {
-            double t0 = now_ms();
-            render_frame(&d, f, 0);
-            open = demo_window_show(win, d.target);
-            double left = 1000.0 / 30.0 - (now_ms() - t0);
-            if (left > 0) {
-                struct timespec ts = { 0, (long)(left * 1e6) };
-                nanosleep(&ts, NULL);
-            }
-        }
-        demo_window_close(win);
-    }
-    teardown(&d);
-    if (errors) printf("demo: %u WebGPU error(s) reported\n", errors);
-    return ok && !errors ? 0 : 1;
 }

@@ -4,7 +4,7 @@
 # requires (as tests/shaders/shaders.mk does), embedded with
 # tools/embed_spv.sh (looked up with eg_test_spv("demo_ui.vert")), and linked with libpng and
 # libm; the simulator window (examples/sim) opens libX11 at run time, so nothing more is linked.
-DEMO_SRC := examples/demo/demo.c examples/demo/demo_ui.c examples/demo/demo_window.c examples/sim/sim.c
+DEMO_SRC := examples/demo/demo.c examples/demo/demo_main.c examples/demo/demo_ui.c examples/demo/demo_window.c examples/sim/sim.c
 DEMO_SHADER_SRC := $(sort $(wildcard examples/demo/shaders/*.vert examples/demo/shaders/*.frag))
 DEMO_SPV := $(DEMO_SHADER_SRC:examples/demo/shaders/%=$(BUILD)/examples/demo/shaders/%.spv)
 DEMO_SPV_OBJ := $(BUILD)/obj/examples/demo/demo_spv.o

@@ -2,9 +2,13 @@
  *
  * Platforms. Headless first: EGL_EXT_platform_device (what NVIDIA's EGL offers; a hardware
  * device is preferred over Mesa's software one) and then EGL_PLATFORM_SURFACELESS_MESA (Mesa,
- * llvmpipe here). EMGPU_GLES_PLATFORM=device|surfaceless picks one. Display platforms (GBM/DRM,
- * X11, Wayland) need a native display from the port; they arrive with the surface work and
- * will be one more case of open_display().
+ * llvmpipe here). EMGPU_GLES_PLATFORM=device|surfaceless picks one. X11 (helper egl): an adapter
+ * requested with compatibleSurface set to an X11 window probes through probe_window, which opens
+ * a second EGL display on that window's Display (EGL_PLATFORM_X11_KHR); that adapter's devices
+ * make their contexts there, because an EGL window surface only works with contexts of its own
+ * EGLDisplay (gl_surface_window.c). Device work still runs surfaceless. The X11 EGL display is
+ * terminated after the probe and when its last device closes, so the application may then
+ * XCloseDisplay. GBM/KMS would be one more display of that kind (EGL_PLATFORM_GBM_KHR).
  *
  * Context. GLES 3.1 is asked for first, then 3.0 (or 3.0 only with EMGPU_GLES_FORCE_30=1 or
  * eg_gl_force_es30()). On 3.0 there is no compute, no storage buffers or textures and no
@@ -20,8 +24,18 @@
 #include "kernel/base/log.h"
 #include "port/port.h"
 
-static EGLDisplay g_dpy = EGL_NO_DISPLAY;
-static bool g_dpy_tried, g_no_config;
+/* An EGL display the devices' contexts live on: the headless one, or (helper egl) one on an
+ * application's X11 Display. */
+typedef struct gl_display {
+    EGLDisplay dpy;
+    bool no_config;                 /* EGL_KHR_no_config_context */
+    void *native;                   /* X11: the Display *; NULL headless */
+    uint32_t devices;               /* X11: open devices; terminated when it drops to 0 */
+} gl_display_t;
+
+static gl_display_t g_head = { EGL_NO_DISPLAY, false, NULL, 0 };
+static gl_display_t g_x11 = { EGL_NO_DISPLAY, false, NULL, 0 };
+static bool g_dpy_tried;
 static const char *g_dpy_why;
 static int g_force30 = -1;          /* -1: read the environment; 0/1: set by eg_gl_force_es30 */
 static eg_device_info_t g_info[2];  /* cached probe result per context version (3.0, 3.1) */
@@ -76,7 +90,7 @@ static bool open_display(const char **why)
 {
     if (g_dpy_tried) {
         *why = g_dpy_why;
-        return g_dpy != EGL_NO_DISPLAY;
+        return g_head.dpy != EGL_NO_DISPLAY;
     }
     g_dpy_tried = true;
     if (!eg_gl_load_egl(why)) { g_dpy_why = *why; return false; }
@@ -103,32 +117,53 @@ static bool open_display(const char **why)
         *why = g_dpy_why = "the EGL display lacks EGL_KHR_surfaceless_context";
         return false;
     }
-    g_no_config = has_ext(dext, "EGL_KHR_no_config_context");
-    g_dpy = d;
+    g_head.no_config = has_ext(dext, "EGL_KHR_no_config_context");
+    g_head.dpy = d;
     return true;
 }
 
-static EGLContext create_context(int minor)
+/* helper egl: a config for window surfaces on the X11 display. 8-bit RGB without alpha first,
+ * whose X visual has the depth of an ordinary 24-bit window (Xvfb's default), then with alpha
+ * (32-bit visuals). */
+EGLConfig eg_gl_window_config(EGLDisplay dpy)
+{
+    for (EGLint alpha = 0; alpha <= 8; alpha += 8) {
+        const EGLint ca[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
+                              EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, alpha,
+                              EGL_BUFFER_SIZE, 24 + alpha, EGL_NONE };
+        EGLConfig cfg = (EGLConfig)0;
+        EGLint n = 0;
+        if (eg_gl.egl.ChooseConfig(dpy, ca, &cfg, 1, &n) && n >= 1) return cfg;
+    }
+    return (EGLConfig)0;
+}
+
+/* On a display without EGL_KHR_no_config_context the context takes a config: a pbuffer one
+ * headless, the window one on X11 (a context is only made current with surfaces of its config). */
+static EGLContext create_context(const gl_display_t *d, int minor)
 {
     if (!eg_gl.egl.BindAPI(EGL_OPENGL_ES_API)) return EGL_NO_CONTEXT;
     EGLConfig cfg = (EGLConfig)0;
-    if (!g_no_config) {
+    if (!d->no_config && d->native) {
+        cfg = eg_gl_window_config(d->dpy);
+        if (!cfg) return EGL_NO_CONTEXT;
+    } else if (!d->no_config) {
         const EGLint ca[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
                               EGL_NONE };
         EGLint n = 0;
-        if (!eg_gl.egl.ChooseConfig(g_dpy, ca, &cfg, 1, &n) || n < 1) return EGL_NO_CONTEXT;
+        if (!eg_gl.egl.ChooseConfig(d->dpy, ca, &cfg, 1, &n) || n < 1) return EGL_NO_CONTEXT;
     }
     const EGLint attrs[] = { EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, minor, EGL_NONE };
-    return eg_gl.egl.CreateContext(g_dpy, cfg, EGL_NO_CONTEXT, attrs);
+    return eg_gl.egl.CreateContext(d->dpy, cfg, EGL_NO_CONTEXT, attrs);
 }
 
 /* 3.1 unless forced or unavailable; *es31 says which was made. */
-static EGLContext create_best_context(bool want31, bool *es31)
+static EGLContext create_best_context(const gl_display_t *d, bool want31, bool *es31)
 {
     EGLContext c = EGL_NO_CONTEXT;
-    if (want31 && !force30()) c = create_context(1);
+    if (want31 && !force30()) c = create_context(d, 1);
     *es31 = c != EGL_NO_CONTEXT;
-    if (c == EGL_NO_CONTEXT) c = create_context(0);
+    if (c == EGL_NO_CONTEXT) c = create_context(d, 0);
     return c;
 }
 
@@ -240,6 +275,41 @@ static void fill_info(eg_device_info_t *info, bool es31)
     info->features = f;
 }
 
+/* Makes prev (a device's context, or none) current again after a probe, on its own display. */
+static void restore_current(const gl_display_t *d, EGLContext prev)
+{
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(g_devices) && prev != EGL_NO_CONTEXT; i++)
+        if (g_devices[i].open && g_devices[i].ctx == prev) {
+            eg_gl.egl.MakeCurrent(g_devices[i].dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, prev);
+            return;
+        }
+    eg_gl.egl.MakeCurrent(d->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+/* Makes a context on d, fills *info from it and destroys it again. */
+static eg_status_t probe_on(const gl_display_t *d, bool want31, eg_device_info_t *info)
+{
+    bool es31 = false;
+    EGLContext prev = eg_gl.egl.GetCurrentContext();
+    EGLContext c = create_best_context(d, want31, &es31);
+    if (c == EGL_NO_CONTEXT) {
+        eg_log(EG_LOG_INFO, "gles: backend unavailable: no GLES 3.0 context (EGL error 0x%x)",
+               (unsigned)eg_gl.egl.GetError());
+        return EG_STATUS_UNAVAILABLE;
+    }
+    eg_gl.egl.MakeCurrent(d->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c);
+    const char *missing = NULL;
+    bool ok = eg_gl_load_gl(&missing);
+    if (ok) fill_info(info, es31);
+    restore_current(d, prev);
+    eg_gl.egl.DestroyContext(d->dpy, c);
+    if (!ok) {
+        eg_log(EG_LOG_INFO, "gles: backend unavailable: libGLESv2.so.2 lacks %s", missing);
+        return EG_STATUS_UNAVAILABLE;
+    }
+    return EG_STATUS_OK;
+}
+
 static eg_status_t gles_probe(uint32_t ordinal, eg_device_info_t *info)
 {
     const char *why = NULL;
@@ -250,24 +320,8 @@ static eg_status_t gles_probe(uint32_t ordinal, eg_device_info_t *info)
     }
     uint32_t v = force30() ? 0u : 1u;
     if (!g_info_ok[v]) {
-        bool es31 = false;
-        EGLContext c = create_best_context(v == 1, &es31);
-        if (c == EGL_NO_CONTEXT) {
-            eg_log(EG_LOG_INFO, "gles: backend unavailable: no GLES 3.0 context (EGL error 0x%x)",
-                   (unsigned)eg_gl.egl.GetError());
-            return EG_STATUS_UNAVAILABLE;
-        }
-        EGLContext prev = eg_gl.egl.GetCurrentContext();
-        eg_gl.egl.MakeCurrent(g_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, c);
-        const char *missing = NULL;
-        bool ok = eg_gl_load_gl(&missing);
-        if (ok) fill_info(&g_info[v], es31);
-        eg_gl.egl.MakeCurrent(g_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, prev);
-        eg_gl.egl.DestroyContext(g_dpy, c);
-        if (!ok) {
-            eg_log(EG_LOG_INFO, "gles: backend unavailable: libGLESv2.so.2 lacks %s", missing);
-            return EG_STATUS_UNAVAILABLE;
-        }
+        eg_status_t st = probe_on(&g_head, v == 1, &g_info[v]);
+        if (st != EG_STATUS_OK) return st;
         g_info_ok[v] = true;
     }
     *info = g_info[v];
@@ -275,10 +329,78 @@ static eg_status_t gles_probe(uint32_t ordinal, eg_device_info_t *info)
     return EG_STATUS_OK;
 }
 
+/* ---- helper egl: the X11 display (EGL_PLATFORM_X11_KHR on the application's Display *) ---- */
+
+void *eg_gl_x11_native(void) { return g_x11.native; }
+
+/* eglInitialize on first use; Mesa keeps one EGLDisplay per native display, so a terminated one
+ * is initialised again. */
+static bool x11_up(void)
+{
+    EGLint major = 0, minor = 0;
+    if (g_x11.devices > 0) return true;
+    return eg_gl.egl.Initialize(g_x11.dpy, &major, &minor) == EGL_TRUE;
+}
+
+/* Terminated when no device uses it: Mesa's exit-time cleanup would otherwise touch a Display the
+ * application may have closed by then. */
+static void x11_down(void)
+{
+    if (g_x11.devices == 0 && g_x11.dpy != EGL_NO_DISPLAY) eg_gl.egl.Terminate(g_x11.dpy);
+}
+
+/* One X11 Display at a time: another one while devices use the first is refused (the kernel then
+ * falls back to the headless adapter and present by copy). */
+static bool x11_open(void *native, const char **why)
+{
+    if (!eg_gl_load_egl(why)) return false;
+    if (g_x11.native == native && g_x11.dpy != EGL_NO_DISPLAY) return x11_up();
+    if (g_x11.devices > 0) {
+        *why = "devices on another X11 Display are still open (one X11 Display at a time)";
+        return false;
+    }
+    const char *client = eg_gl.egl.QueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (!has_ext(client, "EGL_EXT_platform_x11") && !has_ext(client, "EGL_KHR_platform_x11")) {
+        *why = "libEGL lacks EGL_EXT_platform_x11";
+        return false;
+    }
+    EGLDisplay d = eg_gl.egl.GetPlatformDisplayEXT(EGL_PLATFORM_X11_KHR, native, NULL);
+    g_x11.dpy = d;
+    g_x11.native = native;
+    if (d == EGL_NO_DISPLAY || !x11_up()) {
+        g_x11.dpy = EGL_NO_DISPLAY;
+        g_x11.native = NULL;
+        *why = "eglGetPlatformDisplayEXT(EGL_PLATFORM_X11_KHR) / eglInitialize failed";
+        return false;
+    }
+    const char *dext = eg_gl.egl.QueryString(d, EGL_EXTENSIONS);
+    g_x11.no_config = has_ext(dext, "EGL_KHR_no_config_context");
+    if (!has_ext(dext, "EGL_KHR_surfaceless_context")) {
+        *why = "the X11 EGL display lacks EGL_KHR_surfaceless_context";
+        x11_down();
+        return false;
+    }
+    return true;
+}
+
+static eg_status_t gles_probe_window(const eg_hal_window_t *win, eg_device_info_t *info)
+{
+    const char *why = NULL;
+    if (!win->display || !x11_open(win->display, &why) || !eg_gl_shader_library_load(&why)) {
+        eg_log(EG_LOG_INFO, "gles: no adapter on the window's X11 display: %s",
+               why ? why : "no Display *");
+        return EG_STATUS_UNAVAILABLE;
+    }
+    eg_status_t st = probe_on(&g_x11, !force30(), info);
+    x11_down();
+    if (st == EG_STATUS_OK) info->ordinal = EG_GL_ORDINAL_X11;
+    return st;
+}
+
 void eg_gl_begin(eg_hal_device_t *dev)
 {
     if (eg_gl.egl.GetCurrentContext() != dev->ctx)
-        eg_gl.egl.MakeCurrent(g_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, dev->ctx);
+        eg_gl.egl.MakeCurrent(dev->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, dev->ctx);
 }
 
 static void init_gl_state(eg_hal_device_t *d)
@@ -307,20 +429,35 @@ static eg_status_t gles_device_open(const eg_device_info_t *info, eg_hal_device_
 {
     const char *e = eg_port_getenv("EMGPU_GLES_DEBUG");
     eg_gl_debug = EMGPU_DEBUG || (e && e[0] == '1');
+    bool x11 = info->ordinal == EG_GL_ORDINAL_X11;
+    const char *why = NULL;
+    if (x11 && !x11_open(g_x11.native, &why)) {   /* terminated since the probe: initialise again */
+        eg_log(EG_LOG_ERROR, "gles: the adapter's X11 EGL display cannot be opened again: %s", why);
+        return EG_STATUS_DEVICE_LOST;
+    }
+    const gl_display_t *disp = x11 ? &g_x11 : &g_head;
     for (uint32_t i = 0; i < EG_ARRAY_LEN(g_devices); i++) {
         eg_hal_device_t *d = &g_devices[i];
         if (d->open) continue;
         eg_memset(d, 0, sizeof *d);
         bool want31 = info->limits.maxComputeInvocationsPerWorkgroup > 0;
-        d->ctx = create_best_context(want31, &d->es31);
-        if (d->ctx == EGL_NO_CONTEXT) return EG_STATUS_DEVICE_LOST;
+        d->dpy = disp->dpy;
+        d->x11 = x11;
+        d->win_cfg = x11 && !disp->no_config ? eg_gl_window_config(disp->dpy) : (EGLConfig)0;
+        d->ctx = create_best_context(disp, want31, &d->es31);
+        if (d->ctx == EGL_NO_CONTEXT) {
+            if (x11) x11_down();
+            return EG_STATUS_DEVICE_LOST;
+        }
         d->info = info;
         d->open = true;
+        if (x11) g_x11.devices++;
         eg_gl_begin(d);
         init_gl_state(d);
         *out = d;
         return EG_STATUS_OK;
     }
+    if (x11) x11_down();
     return EG_STATUS_OUT_OF_MEMORY;
 }
 
@@ -337,9 +474,10 @@ static void gles_device_close(eg_hal_device_t *dev)
     eg_gl.DeleteVertexArrays(1, &dev->vao);
     if (dev->flat_ib) eg_gl.DeleteBuffers(1, &dev->flat_ib);
     dev->flat_ib = 0;
-    eg_gl.egl.MakeCurrent(g_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eg_gl.egl.DestroyContext(g_dpy, dev->ctx);
+    eg_gl.egl.MakeCurrent(dev->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eg_gl.egl.DestroyContext(dev->dpy, dev->ctx);
     dev->open = false;
+    if (dev->x11 && g_x11.devices > 0 && --g_x11.devices == 0) x11_down();
 }
 
 /* ---- completion: one fence per submission in a ring ---- */
@@ -420,6 +558,15 @@ static void gl_bind_group_destroy(eg_hal_device_t *d, eg_bind_group_t *o) { (voi
 
 /* gl_surface.c (helper x11): surfaces present by copy (readback, then the panel's pixels). */
 eg_status_t eg_gl_surface_present(eg_hal_device_t *dev, const eg_texture_t *tex, const struct eg_hal_present *p);
+/* gl_surface_window.c (helper egl): EGL window surfaces on the X11 display. */
+eg_status_t eg_gl_window_caps(const eg_device_info_t *info, const eg_hal_window_t *win, eg_hal_window_caps_t *caps);
+eg_status_t eg_gl_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *win,
+                                   const eg_hal_window_config_t *cfg, struct eg_hal_swapchain **sc);
+void eg_gl_window_unconfigure(eg_hal_device_t *dev, struct eg_hal_swapchain *sc);
+uint32_t eg_gl_window_acquire(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex);
+uint32_t eg_gl_window_present(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex,
+                              uint16_t from_use);
+void eg_gl_window_release(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex);
 
 const eg_hal_ops_t eg_gles_ops = {
     .name = "gles",
@@ -455,6 +602,14 @@ const eg_hal_ops_t eg_gles_ops = {
     .completed_index = gles_completed_index,
     .wait_index = gles_wait_index,
     .surface_present = eg_gl_surface_present,
+    /* helper egl: native window surfaces for adapters bound to an X11 display (probe_window) */
+    .probe_window = gles_probe_window,
+    .window_caps = eg_gl_window_caps,
+    .window_configure = eg_gl_window_configure,
+    .window_unconfigure = eg_gl_window_unconfigure,
+    .window_acquire = eg_gl_window_acquire,
+    .window_present = eg_gl_window_present,
+    .window_release = eg_gl_window_release,
 };
 
 #endif /* EMGPU_HAL_GLES */

@@ -171,6 +171,9 @@ struct eg_hal_device {
     bool       open;
     bool       es31;              /* a GLES 3.1 context: compute, storage, indirect */
     EGLContext ctx;
+    EGLDisplay dpy;               /* helper egl: headless, or the X11 display (EG_GL_ORDINAL_X11) */
+    EGLConfig  win_cfg;           /* helper egl: config of window surfaces (0: any, no_config) */
+    bool       x11;               /* helper egl: dpy is the X11 display: window surfaces work */
     const eg_device_info_t *info;
     GLuint     vao;
     GLuint     fbo_read, fbo_draw;    /* scratch framebuffers for copies and resolves */
@@ -182,6 +185,16 @@ struct eg_hal_device {
     bool       indexed_blend;     /* per-attachment blend/color mask usable (GLES 3.2 or extension) */
     GLuint     flat_ib;           /* rotated indices of first-vertex flat draws (gl_flat.c) */
 };
+
+/* ---- helper egl (session 3): adapters bound to an X11 Display (gl_device.c) ----
+ * RequestAdapter with compatibleSurface set to an X11 window probes with this ordinal: the
+ * devices of that adapter make their context on an EGL display of that Display (EGL window
+ * surfaces must share the context's EGLDisplay), so gl_surface_window.c presents natively. */
+#define EG_GL_ORDINAL_X11 1u
+/** The X11 Display * the X11 EGL display was opened on; NULL when none. */
+void *eg_gl_x11_native(void);
+/** An EGL config for window surfaces on dpy (8-bit RGB, no alpha first); 0 when none. */
+EGLConfig eg_gl_window_config(EGLDisplay dpy);
 
 /** Makes dev's context current on this thread (no-op when it already is). */
 void eg_gl_begin(eg_hal_device_t *dev);

@@ -184,6 +184,9 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
     case EG_VM_FCLAMP: VCLAMP_ return true;
     case EG_VM_FABS: VU1_(x & 0x7fffffffu) return true;
     case EG_VM_FNEG: VU1_(x ^ 0x80000000u) return true;
+#ifdef VM_SIMD_SQRT
+    case EG_VM_FSQRT: VSQRT_ return true;
+#endif
     default:
         return false;
     }

@@ -268,6 +268,9 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
         case EG_VM_FGE: HOT_(2, VCMP_(x >= y))
         case EG_VM_FABS: HOT_(1, VU1_(x & 0x7fffffffu))
         case EG_VM_FNEG: HOT_(1, VU1_(x ^ 0x80000000u))
+#ifdef VM_SIMD_SQRT
+        case EG_VM_FSQRT: HOT_(1, VSQRT_)
+#endif
         case EG_VM_IADD: HOT_(2, VU2_(x + y))
         case EG_VM_AND: HOT_(2, VU2_(x & y))
         case EG_VM_OR: HOT_(2, VU2_(x | y))

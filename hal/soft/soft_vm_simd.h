@@ -41,6 +41,15 @@ typedef uint32_t vu_t __attribute__((vector_size(16)));
         VLOAD(ux, a->u + k); VLOAD(uy, b->u + k); VLOAD(uz, c->u + k); \
         m = (vu_t)(x < y); ux = (uy & m) | (ux & ~m); VLOAD(x, &ux); \
         m = (vu_t)(z < x); ux = (uz & m) | (ux & ~m); VSTORE(d->u + k, ux); }
+/* sqrt: x86's SQRTPS is IEEE (correctly rounded per lane, like eg_vm_sqrtf); the special
+ * cases are then set to eg_vm_sqrtf's bits: NaN in -> the same NaN, x < 0 -> 0x7fc00000. */
+#if defined(__SSE__)
+#define VM_SIMD_SQRT 1
+#define VSQRT_ CH_ { vf_t x, r, z = { 0, 0, 0, 0 }; vu_t ux, ur, nan_m, neg_m, qnan = { 0x7fc00000u, 0x7fc00000u, \
+        0x7fc00000u, 0x7fc00000u }; VLOAD(x, a->f + k); VLOAD(ux, a->u + k); r = __builtin_ia32_sqrtps(x); \
+        __builtin_memcpy(&ur, &r, 16); nan_m = (vu_t)(x != x); neg_m = (vu_t)(x < z); \
+        ur = (ux & nan_m) | (ur & ~nan_m); ur = (qnan & neg_m) | (ur & ~neg_m); VSTORE(d->u + k, ur); }
+#endif
 #else
 #define VM_SIMD 0
 #endif

@@ -194,6 +194,16 @@ static eg_status_t submit_slot(eg_hal_device_t *dev, bool main_used, uint64_t ke
     if (main_used) cbs[n++] = s->main;
     if (n == 0) return EG_STATUS_OK;
     VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n, .pCommandBuffers = cbs };
+    /* helper egl: swapchain semaphores (vk_swapchain.c). A swapchain image acquired since the
+     * last submit is initialised in this upload buffer, so this submit waits for its acquire
+     * semaphore; a present-transition submit signals the image's render-finished semaphore. */
+    eg_vk_submit_sems_t sems;
+    eg_vk_swapchain_sems(dev, &sems);
+    si.waitSemaphoreCount = sems.wait_count;
+    si.pWaitSemaphores = sems.waits;
+    si.pWaitDstStageMask = sems.wait_stages;
+    si.signalSemaphoreCount = sems.signal_count;
+    si.pSignalSemaphores = sems.signals;
     /* A failed submit keeps the ended upload buffer for the next one: the texture clears and
      * layout changes in it are what the tracker already assumes happened. */
     VkResult r = eg_vk.vkQueueSubmit(dev->queue, 1, &si, s->fence);
@@ -202,6 +212,7 @@ static eg_status_t submit_slot(eg_hal_device_t *dev, bool main_used, uint64_t ke
     s->init_count = 0;
     s->inits_overflow = false;
     s->serial = ++dev->next_serial;
+    eg_vk_swapchain_sems_submitted(dev, s->serial);   /* helper egl: those semaphores are taken */
     s->kernel_index = kernel_index;
     if (kernel_index > dev->submitted_index) dev->submitted_index = kernel_index;
     s->in_flight = true;

@@ -3,14 +3,19 @@
  * The entry points are resolved here through vkGetInstanceProcAddr (the loader's table in
  * vk_internal.h stays as it is), and the X11 types are spelled as void * / unsigned long, so no
  * X11 header is needed to build. Frames:
- *   acquire: vkAcquireNextImageKHR with a fence that is waited on at once, so the image is free
- *            before any command touches it; the image becomes the texture's VkImage and gets the
- *            backend's usual initialisation (UNDEFINED -> clear -> GENERAL, the tracker's
- *            UNINITIALIZED state) in the upload command buffer.
+ *   acquire: vkAcquireNextImageKHR signals an acquire semaphore (a ring of MAX_IMAGES + 1: which
+ *            image comes back is only known afterwards); the image becomes the texture's VkImage
+ *            and is zero-initialised (UNDEFINED -> clear -> GENERAL, the tracker's UNINITIALIZED
+ *            state) in the upload command buffer. The next vkQueueSubmit, which carries that
+ *            buffer, waits for the semaphore at the TRANSFER stage (vk_queue.c submit_slot asks
+ *            eg_vk_swapchain_sems), and the initialisation's first barrier starts at TRANSFER so
+ *            the layout transition chains after that wait.
  *   present: one barrier from the tracker's state of the texture to EG_TRACK_TEX_PRESENT
- *            (eg_vk_layout_of: PRESENT_SRC_KHR), submitted after all work; the queue is drained
- *            (eg_vk_flush_and_wait) and vkQueuePresentKHR runs without semaphores, so there is no
- *            semaphore bookkeeping per image, at the price of a CPU wait per frame.
+ *            (eg_vk_layout_of: PRESENT_SRC_KHR) in a small present-transition submit after all
+ *            work, which signals the image's render-finished semaphore (one per image);
+ *            vkQueuePresentKHR waits for it. No CPU wait per frame (helper egl; before, the queue
+ *            was drained at every Present). An acquire semaphore is reused only when the submit
+ *            that waited for it has completed (its serial; normally long done).
  * VkResult -> eg_hal_frame_status_t: SUBOPTIMAL_KHR -> SUBOPTIMAL, ERROR_OUT_OF_DATE_KHR ->
  * OUTDATED, ERROR_SURFACE_LOST_KHR -> LOST (webgpu.h WGPUSurfaceGetCurrentTextureStatus).
  * Records: a static pool of EMGPU_MAX_SURFACES swapchains, no allocation of ours.
@@ -48,19 +53,30 @@ static struct {
     PFN_vkGetSwapchainImagesKHR get_swapchain_images;
     PFN_vkAcquireNextImageKHR acquire_next_image;
     PFN_vkQueuePresentKHR queue_present;
+    PFN_vkCreateSemaphore create_semaphore;     /* not in the loader's table (vk_internal.h) */
+    PFN_vkDestroySemaphore destroy_semaphore;
 } ks;
 
 static bool instance_has_surface_exts;
 
+#define ACQUIRE_SEMS (MAX_IMAGES + 1u)
+
 struct eg_hal_swapchain {
     bool used;
+    eg_hal_device_t *dev;          /* the configured device (whose submits take the semaphores) */
     VkSurfaceKHR surface;
     VkSwapchainKHR swapchain;
-    VkFence acquire_fence;
     VkImage images[MAX_IMAGES];
     uint32_t image_count;
     uint32_t current;              /* acquired image index, UINT32_MAX when none */
     VkFormat format;
+    bool sems_made;
+    VkSemaphore acquire_sems[ACQUIRE_SEMS];
+    uint64_t acquire_serial[ACQUIRE_SEMS];   /* serial of the submit that waited for it; 0: none */
+    uint32_t acquire_next;                   /* ring position of the next acquire */
+    uint32_t wait_pending;                   /* ring position to wait for, UINT32_MAX: none */
+    VkSemaphore present_sems[MAX_IMAGES];    /* render-finished, per image */
+    VkSemaphore signal_pending;              /* for the next submit, VK_NULL_HANDLE: none */
 };
 
 static struct eg_hal_swapchain swapchains[EMGPU_MAX_SURFACES];
@@ -124,6 +140,8 @@ static bool load_fns(void)
     KS(get_swapchain_images, "vkGetSwapchainImagesKHR");
     KS(acquire_next_image, "vkAcquireNextImageKHR");
     KS(queue_present, "vkQueuePresentKHR");
+    KS(create_semaphore, "vkCreateSemaphore");
+    KS(destroy_semaphore, "vkDestroySemaphore");
 #undef KS
     ks.ok = true;
     return true;
@@ -266,6 +284,56 @@ static VkImageUsageFlags vk_usage(WGPUTextureUsage u)
     return f;
 }
 
+/* ---- semaphores (the queue's submits take them: vk_queue.c submit_slot) ---- */
+
+void eg_vk_swapchain_sems(const eg_hal_device_t *dev, eg_vk_submit_sems_t *out)
+{
+    out->wait_count = out->signal_count = 0;
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(swapchains); i++) {
+        const struct eg_hal_swapchain *c = &swapchains[i];
+        if (!c->used || c->dev != dev) continue;
+        if (c->wait_pending != UINT32_MAX && out->wait_count < EG_VK_SWAPCHAIN_MAX_SEMS) {
+            out->waits[out->wait_count] = c->acquire_sems[c->wait_pending];
+            out->wait_stages[out->wait_count++] = VK_PIPELINE_STAGE_TRANSFER_BIT;   /* init_image */
+        }
+        if (c->signal_pending && out->signal_count < EG_VK_SWAPCHAIN_MAX_SEMS)
+            out->signals[out->signal_count++] = c->signal_pending;
+    }
+}
+
+void eg_vk_swapchain_sems_submitted(const eg_hal_device_t *dev, uint64_t serial)
+{
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(swapchains); i++) {
+        struct eg_hal_swapchain *c = &swapchains[i];
+        if (!c->used || c->dev != dev) continue;
+        if (c->wait_pending != UINT32_MAX) c->acquire_serial[c->wait_pending] = serial;
+        c->wait_pending = UINT32_MAX;
+        c->signal_pending = VK_NULL_HANDLE;
+    }
+}
+
+static eg_status_t make_sems(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
+{
+    VkSemaphoreCreateInfo si = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO };
+    for (uint32_t i = 0; i < ACQUIRE_SEMS && !c->sems_made; i++) {
+        VkResult r = ks.create_semaphore(dev->device, &si, eg_vk_host_allocator(), &c->acquire_sems[i]);
+        if (r == VK_SUCCESS && i < MAX_IMAGES)
+            r = ks.create_semaphore(dev->device, &si, eg_vk_host_allocator(), &c->present_sems[i]);
+        if (r != VK_SUCCESS) return eg_vk_check(dev, r, "vkCreateSemaphore");
+    }
+    c->sems_made = true;
+    return EG_STATUS_OK;
+}
+
+static void destroy_sems(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
+{
+    for (uint32_t i = 0; i < ACQUIRE_SEMS; i++) {
+        if (c->acquire_sems[i]) ks.destroy_semaphore(dev->device, c->acquire_sems[i], eg_vk_host_allocator());
+        if (i < MAX_IMAGES && c->present_sems[i])
+            ks.destroy_semaphore(dev->device, c->present_sems[i], eg_vk_host_allocator());
+    }
+}
+
 static void destroy_chain(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
 {
     if (c->swapchain) ks.destroy_swapchain(dev->device, c->swapchain, eg_vk_host_allocator());
@@ -281,6 +349,7 @@ static struct eg_hal_swapchain *new_record(const eg_hal_window_t *win)
         if (c->used) continue;
         eg_memset(c, 0, sizeof *c);
         c->current = UINT32_MAX;
+        c->wait_pending = UINT32_MAX;
         if (make_surface(win, &c->surface) != VK_SUCCESS) return NULL;
         c->used = true;
         return c;
@@ -333,12 +402,10 @@ eg_status_t eg_vk_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *
     struct eg_hal_swapchain *c = *sc;
     bool fresh = c == NULL;
     if (fresh && !(c = new_record(win))) return EG_STATUS_OUT_OF_MEMORY;
-    eg_status_t st = eg_vk_flush_and_wait(dev);   /* no frame of the old swapchain in flight */
-    if (st == EG_STATUS_OK && !c->acquire_fence) {
-        VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-        st = eg_vk_check(dev, eg_vk.vkCreateFence(dev->device, &fi, eg_vk_host_allocator(), &c->acquire_fence),
-                         "vkCreateFence");
-    }
+    c->dev = dev;
+    /* No frame of the old swapchain in flight: its semaphores are free for the new one. */
+    eg_status_t st = eg_vk_flush_and_wait(dev);
+    if (st == EG_STATUS_OK) st = make_sems(dev, c);
     if (st == EG_STATUS_OK) st = create_chain(dev, c, cfg);
     if (st != EG_STATUS_OK && fresh) eg_vk_window_unconfigure(dev, c);
     if (st == EG_STATUS_OK) *sc = c;
@@ -348,9 +415,9 @@ eg_status_t eg_vk_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *
 void eg_vk_window_unconfigure(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
 {
     if (!c || !c->used) return;
-    eg_vk_flush_and_wait(dev);
+    eg_vk_flush_and_wait(dev);   /* also submits a pending acquire wait (the upload buffer) */
     destroy_chain(dev, c);
-    if (c->acquire_fence) eg_vk.vkDestroyFence(dev->device, c->acquire_fence, eg_vk_host_allocator());
+    destroy_sems(dev, c);
     if (c->surface) ks.destroy_surface(eg_vk_instance(), c->surface, eg_vk_host_allocator());
     eg_memset(c, 0, sizeof *c);
 }
@@ -370,22 +437,59 @@ static uint32_t frame_status(VkResult r)
     }
 }
 
+/* The image's zero-initialisation (the backend's rule for every texture it hands out), as
+ * eg_vk_texture_init does it except that the first barrier starts at TRANSFER, the stage at which
+ * the submit waits for the acquire semaphore: from TOP_OF_PIPE the layout transition would not
+ * chain after that wait and could touch the image while the presentation engine still reads it. */
+static void init_image(VkCommandBuffer cb, VkImage image)
+{
+    VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1 };
+    VkImageMemoryBarrier b = { .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .image = image, .subresourceRange = range };
+    eg_vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+                               NULL, 1, &b);
+    VkClearColorValue zero;
+    eg_memset(&zero, 0, sizeof zero);
+    eg_vk.vkCmdClearColorImage(cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = 0;   /* the upload buffer's closing memory barrier makes the clear visible */
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    eg_vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+                               NULL, 1, &b);
+}
+
+/* An acquire semaphore must have no pending wait (VUID-vkAcquireNextImageKHR-semaphore-01779):
+ * the submit that waited for it must have completed. With MAX_IMAGES + 1 of them in a ring that
+ * is normally long true; otherwise the queue is drained. */
+static eg_status_t acquire_sem_free(eg_hal_device_t *dev, struct eg_hal_swapchain *c, uint32_t k)
+{
+    if (c->acquire_serial[k] <= dev->completed_serial) return EG_STATUS_OK;
+    eg_vk_poll(dev);
+    if (c->acquire_serial[k] <= dev->completed_serial) return EG_STATUS_OK;
+    return eg_vk_flush_and_wait(dev);
+}
+
 uint32_t eg_vk_window_acquire(eg_hal_device_t *dev, struct eg_hal_swapchain *c, eg_texture_t *tex)
 {
-    uint32_t index = 0;
-    VkResult r = ks.acquire_next_image(dev->device, c->swapchain, UINT64_MAX, VK_NULL_HANDLE, c->acquire_fence, &index);
+    uint32_t index = 0, k = c->acquire_next;
+    if (c->wait_pending != UINT32_MAX) return EG_HAL_FRAME_OUT_OF_MEMORY;   /* kernel: one frame at a time */
+    if (acquire_sem_free(dev, c, k) != EG_STATUS_OK)
+        return dev->lost ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
+    VkResult r = ks.acquire_next_image(dev->device, c->swapchain, UINT64_MAX, c->acquire_sems[k], VK_NULL_HANDLE,
+                                       &index);
     uint32_t st = frame_status(r);
     if (r == VK_ERROR_DEVICE_LOST) (void)eg_vk_check(dev, r, "vkAcquireNextImageKHR");
     if (st != EG_HAL_FRAME_OPTIMAL && st != EG_HAL_FRAME_SUBOPTIMAL) return st;
-    /* The fence says the presentation engine is done with the image: wait here, so nothing
-     * recorded later needs a semaphore. */
-    r = eg_vk.vkWaitForFences(dev->device, 1, &c->acquire_fence, VK_TRUE, UINT64_MAX);
-    if (r == VK_SUCCESS) r = eg_vk.vkResetFences(dev->device, 1, &c->acquire_fence);
-    VkCommandBuffer cb = r == VK_SUCCESS ? eg_vk_upload_cmd(dev) : VK_NULL_HANDLE;
-    if (!cb) {
-        (void)eg_vk_check(dev, r, "acquire fence");
-        return dev->lost ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
-    }
+    /* From here the semaphore is signalled: the next submit must wait for it, whatever follows. */
+    c->wait_pending = k;
+    c->acquire_next = (k + 1) % ACQUIRE_SEMS;
+    c->current = index;
+    VkCommandBuffer cb = eg_vk_upload_cmd(dev);
+    if (!cb) return dev->lost ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
     dev->kdev = tex->obj.device;
     eg_vk_texture_t *vt = EG_VK_PRIV(eg_vk_texture_t, tex);
     eg_memset(vt, 0, sizeof *vt);
@@ -393,8 +497,7 @@ uint32_t eg_vk_window_acquire(eg_hal_device_t *dev, struct eg_hal_swapchain *c, 
     vt->alloc.reserved = EG_VK_SWAPCHAIN_IMAGE;
     vt->image = c->images[index];
     vt->format = c->format;
-    c->current = index;
-    eg_vk_texture_init(tex, cb);
+    init_image(cb, vt->image);
     eg_vk_slot_t *s = &dev->slots[dev->cur_slot];
     if (s->init_count < EG_VK_SLOT_INITS) s->inits[s->init_count++] = tex;
     else s->inits_overflow = true;
@@ -418,11 +521,20 @@ uint32_t eg_vk_window_present(eg_hal_device_t *dev, struct eg_hal_swapchain *c, 
         eg_vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
                                    NULL, 0, NULL, 1, &b);
     }
-    eg_status_t st = eg_vk_flush_and_wait(dev);
-    if (st != EG_STATUS_OK) return st == EG_STATUS_DEVICE_LOST ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
+    /* The present-transition submit signals the image's render-finished semaphore; everything
+     * submitted before it is in that signal's first scope (submission order). */
+    VkSemaphore done = c->present_sems[c->current];
+    c->signal_pending = done;
+    eg_status_t st = eg_vk_submit_uploads(dev);
+    c->signal_pending = VK_NULL_HANDLE;
+    if (st != EG_STATUS_OK) {
+        c->current = UINT32_MAX;
+        return st == EG_STATUS_DEVICE_LOST ? EG_HAL_FRAME_DEVICE_LOST : EG_HAL_FRAME_OUT_OF_MEMORY;
+    }
     VkResult result = VK_SUCCESS;
-    VkPresentInfoKHR pi = { .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .swapchainCount = 1,
-                            .pSwapchains = &c->swapchain, .pImageIndices = &c->current, .pResults = &result };
+    VkPresentInfoKHR pi = { .sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .waitSemaphoreCount = 1,
+                            .pWaitSemaphores = &done, .swapchainCount = 1, .pSwapchains = &c->swapchain,
+                            .pImageIndices = &c->current, .pResults = &result };
     VkResult r = ks.queue_present(dev->queue, &pi);
     c->current = UINT32_MAX;
     if (r == VK_ERROR_DEVICE_LOST) (void)eg_vk_check(dev, r, "vkQueuePresentKHR");

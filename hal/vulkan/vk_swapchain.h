@@ -31,6 +31,25 @@ uint32_t eg_vk_window_present(eg_hal_device_t *dev, struct eg_hal_swapchain *sc,
                               uint16_t from_use);
 void eg_vk_window_release(eg_hal_device_t *dev, struct eg_hal_swapchain *sc, eg_texture_t *tex);
 
+/* ---- helper egl: swapchain semaphores on the queue's submits (vk_queue.c submit_slot) ----
+ * An acquired image's acquire semaphore is waited for by the next vkQueueSubmit (the one carrying
+ * the upload buffer in which acquire recorded the image's initialisation); a present's
+ * render-finished semaphore is signalled by the present-transition submit. */
+#define EG_VK_SWAPCHAIN_MAX_SEMS EMGPU_MAX_SURFACES
+
+typedef struct eg_vk_submit_sems {
+    VkSemaphore waits[EG_VK_SWAPCHAIN_MAX_SEMS];
+    VkPipelineStageFlags wait_stages[EG_VK_SWAPCHAIN_MAX_SEMS];
+    uint32_t wait_count;
+    VkSemaphore signals[EG_VK_SWAPCHAIN_MAX_SEMS];
+    uint32_t signal_count;
+} eg_vk_submit_sems_t;
+
+/** The semaphores the next vkQueueSubmit of dev must wait for and signal (counts 0: none). */
+void eg_vk_swapchain_sems(const eg_hal_device_t *dev, eg_vk_submit_sems_t *out);
+/** That submit succeeded with internal serial `serial`: its semaphores are no longer pending. */
+void eg_vk_swapchain_sems_submitted(const eg_hal_device_t *dev, uint64_t serial);
+
 /* vk_swapchain_copy.c: the HAL's surface_present (memory panels, fbdev, DRM: present by copy). */
 eg_status_t eg_vk_surface_present(eg_hal_device_t *dev, const eg_texture_t *tex, const struct eg_hal_present *p);
 

@@ -1,5 +1,6 @@
 /* Adapters: backend selection for RequestAdapter, adapter info/limits/features, RequestDevice. */
 #include "kernel/api/adapter.h"
+#include "kernel/api/surface.h"
 
 #include "kernel/api/device.h"
 #include "kernel/api/future.h"
@@ -79,7 +80,8 @@ WGPUFuture wgpuInstanceRequestAdapter(WGPUInstance instance, WGPURequestAdapterO
     const char *why = "";
     const eg_hal_ops_t *hal = eg_adapter_select_backend(options, &why);
     eg_device_info_t info;
-    if (!hal || hal->probe(0, &info) != EG_STATUS_OK) {
+    /* helper egl: compatibleSurface may bind the adapter to a window's display (surface.c) */
+    if (!hal || eg_surface_probe_adapter(hal, options, &info) != EG_STATUS_OK) {
         eg_fmt(msg, sizeof msg, "wgpuInstanceRequestAdapter: no adapter: %s",
                hal ? "the backend found no device (driver missing?)" : why);
         fut.id = finish_request(inst, &callbackInfo, WGPURequestAdapterStatus_Unavailable, NULL, msg);

@@ -109,6 +109,22 @@ static bool surface_live(WGPUSurface s, const char *entry)
     return eg_handle_live(s, EG_KIND_SURFACE, entry);
 }
 
+/* webgpu.h WGPURequestAdapterOptions.compatibleSurface: "the adapter must be able to present to
+ * this surface". Every adapter can (present by copy at worst), so a failed binding falls back. */
+eg_status_t eg_surface_probe_adapter(const eg_hal_ops_t *hal, const WGPURequestAdapterOptions *options,
+                                     eg_device_info_t *info)
+{
+    WGPUSurface s = options ? options->compatibleSurface : NULL;
+    if (s && hal->probe_window && surface_live(s, "wgpuInstanceRequestAdapter") &&
+        s->kind == EG_SURFACE_XLIB) {
+        eg_hal_window_t w = { s->xlib.display, s->xlib.window };
+        if (hal->probe_window(&w, info) == EG_STATUS_OK) return EG_STATUS_OK;
+        eg_log(EG_LOG_INFO, "wgpuInstanceRequestAdapter: the %s backend cannot bind to the display of "
+               "options.compatibleSurface; its devices will present to it by copy", hal->name);
+    }
+    return hal->probe(0, info);
+}
+
 WGPUStatus wgpuSurfaceGetCapabilities(WGPUSurface surface, WGPUAdapter adapter,
                                       WGPUSurfaceCapabilities *capabilities)
 {
@@ -441,6 +457,9 @@ static bool configure_native(eg_vctx_t *v, eg_surface_t *s)
     }
     s->native = true;
     s->state = EG_SURFACE_CONFIGURED;
+    eg_log(EG_LOG_INFO, "wgpuSurfaceConfigure: the %s backend presents to this X11 window natively "
+           "(%s)", dev->hal->name, dev->hal->backend == WGPUBackendType_Vulkan ? "VK_KHR_xlib_surface "
+           "swapchain" : "EGL window surface");
     return true;
 }
 

@@ -25,8 +25,10 @@
  * PRESENT PATHS for an X11 window (helper x11): (1) soft: zero copy or conversion into the port's
  * window image, then XPutImage; (2) a backend with the HAL's window_* entries (Vulkan): a native
  * swapchain, capabilities from the driver, GetCurrentTexture = acquire, Present = queue present;
- * (3) any other backend with surface_present (GLES): present by copy, i.e. read back into the
- * window image then XPutImage, logged at Configure. Resize -> Outdated on all three.
+ * (3) any other backend with surface_present: present by copy, i.e. read back into the window
+ * image then XPutImage, logged at Configure. GLES (helper egl) takes path (2) when its adapter
+ * was requested with compatibleSurface = this window (an EGL display on the window's Display,
+ * eg_surface_probe_adapter), else path (3). Resize -> Outdated on all three.
  */
 #ifndef EG_API_SURFACE_H
 #define EG_API_SURFACE_H
@@ -105,6 +107,12 @@ struct WGPUSurfaceImpl {
     eg_hal_window_caps_t native_caps;
 };
 typedef struct WGPUSurfaceImpl eg_surface_t;
+
+/** helper egl: the adapter probe of wgpuInstanceRequestAdapter. With options->compatibleSurface
+ *  an X11 window and a backend with probe_window, the adapter is bound to the window's display
+ *  (GLES: native EGL window surfaces); otherwise, or when that fails (logged), hal->probe(0). */
+eg_status_t eg_surface_probe_adapter(const eg_hal_ops_t *hal, const WGPURequestAdapterOptions *options,
+                                     eg_device_info_t *info);
 
 /** Bytes per pixel of a panel format (2 or 4); 0 for Undefined or an unknown value. */
 uint32_t eg_panel_format_bytes(WGPUEmgpuPanelFormat f);

@@ -28,7 +28,12 @@ static bool has_prefix(const char *s, const char *prefix)
     return true;
 }
 
-/* WebGPU env "Capabilities", "Extensions", "Extended Instruction Sets", "SPIR-V Memory Model". */
+/* WebGPU env "Capabilities", "Extensions", "Extended Instruction Sets", "SPIR-V Memory Model".
+ * One deliberate addition to the env doc's capability list: SampleRateShading. The SPIR-V spec
+ * makes it required by the SampleId built-in, which the env doc allows and WebGPU core exposes
+ * (WGSL @builtin(sample_index), no feature needed); without it that built-in could never be
+ * declared. Every backend implements it (soft: per-sample shading; Vulkan enables the
+ * sampleRateShading device feature). */
 static bool check_preamble(eg_spirv_ctx_t *c, uint32_t w, uint32_t op)
 {
     const eg_spirv_module_t *m = c->m;
@@ -38,10 +43,10 @@ static bool check_preamble(eg_spirv_ctx_t *c, uint32_t w, uint32_t op)
         uint32_t cap = eg_spirv_word(m, w, 1);
         if (!IN(cap, SpvCapabilityMatrix, SpvCapabilityShader, SpvCapabilitySampled1D,
                 SpvCapabilityImage1D, SpvCapabilityDerivativeControl, SpvCapabilityImageQuery,
-                SpvCapabilityVulkanMemoryModel))
+                SpvCapabilityVulkanMemoryModel, SpvCapabilitySampleRateShading))
             return eg_spirv_fail(c, EG_SPIRV_RULE_CAPABILITY, w, "capability %u is not allowed "
                                  "(allowed: Matrix, Shader, Sampled1D, Image1D, DerivativeControl, "
-                                 "ImageQuery, VulkanMemoryModelKHR)", (unsigned)cap);
+                                 "ImageQuery, VulkanMemoryModelKHR, SampleRateShading)", (unsigned)cap);
         return true;
     }
     case SpvOpExtension:

@@ -1,4 +1,4 @@
-/* Swapchain test: frames drawn on soft, Vulkan (native swapchain) and GLES (present by copy) into real X11 windows (Xvfb), plus the simulator window at zoom 2, read back with XGetImage.
+/* Swapchain test: frames drawn on soft, Vulkan (native swapchain) and GLES (by copy, and natively through an EGL window surface) into real X11 windows (Xvfb), plus the simulator window, read back with XGetImage.
  *
  * Without DISPLAY the program re-executes itself under `xvfb-run -a -s "-screen 0 640x480x24"`.
  * A backend whose driver is missing is reported as skipped by name. Per backend: capabilities,
@@ -228,6 +228,7 @@ static uint32_t compare_window(Display *dpy, Window win, uint32_t w, uint32_t h,
 /* ---- rendering ---- */
 
 static WGPURenderPipeline pipe_cache[4];
+static WGPUQueue draw_queue;   /* a device of the test's own (GLES native): its queue; else the harness's */
 static WGPUTextureFormat pipe_format[4];
 
 static WGPUShaderModule module(WGPUDevice d, const uint32_t *words, size_t bytes)
@@ -296,7 +297,7 @@ static void draw(WGPUDevice d, WGPUTexture t, const double clear[3])
     wgpuRenderPassEncoderEnd(pass);
     wgpuRenderPassEncoderRelease(pass);
     WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc, NULL);
-    wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+    wgpuQueueSubmit(draw_queue ? draw_queue : eg_test_queue(), 1, &cb);
     wgpuCommandBufferRelease(cb);
     wgpuCommandEncoderRelease(enc);
     wgpuTextureViewRelease(view);
@@ -452,6 +453,14 @@ static void run_backend(Display *dpy, const char *be)
         eg_test_errors_reset();
         frame(be, d, s, dpy, win, WIN_W, WIN_H, 1, (int)(i % 2), false);
     }
+    /* Many frames per mode: Vulkan's per-image acquire/present semaphores cycle through every
+     * image several times (validation with synchronization checks must stay silent, see main). */
+    for (size_t i = 0; i < mode_count && strcmp(be, "vulkan") == 0; i++) {
+        config_mode = modes[i];
+        configure(s, d, f, WIN_W, WIN_H);
+        eg_test_errors_reset();
+        for (int n = 0; n < 20; n++) frame(be, d, s, dpy, win, WIN_W, WIN_H, 1, n % 4, false);
+    }
     config_mode = WGPUPresentMode_Undefined;
     /* Resize: outdated until configured again at the new size. */
     x.resize_window(dpy, win, WIN2_W, WIN2_H);
@@ -475,6 +484,149 @@ static void run_backend(Display *dpy, const char *be)
     eg_test_errors_reset();
 out:
     release_pipelines();
+    x.destroy_window(dpy, win);
+    x.sync(dpy, False);
+    device_done(be);
+}
+
+static void on_adapter_cb(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message,
+                          void *u1, void *u2)
+{
+    (void)message; (void)u2;
+    *(WGPUAdapter *)u1 = status == WGPURequestAdapterStatus_Success ? adapter : NULL;
+}
+
+static void on_device_cb(WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message,
+                         void *u1, void *u2)
+{
+    (void)message; (void)u2;
+    *(WGPUDevice *)u1 = status == WGPURequestDeviceStatus_Success ? device : NULL;
+}
+
+/* The native device's errors land where frame() and misuse() look for them. */
+static void on_error_cb(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *u1,
+                        void *u2)
+{
+    (void)u1; (void)u2;
+    if (eg_test_err.count++ == 0) {
+        eg_test_err.type = type;
+        eg_test_err.code = eg_device_last_error_code(device ? *device : NULL);
+        size_t n = message.length == WGPU_STRLEN ? strlen(message.data) : message.length;
+        if (n >= sizeof eg_test_err.message) n = sizeof eg_test_err.message - 1;
+        memcpy(eg_test_err.message, message.data, n);
+        eg_test_err.message[n] = '\0';
+    }
+}
+
+/* GLES with an adapter requested with compatibleSurface = the window: an EGL display on the
+ * test's own X11 Display, an EGL window surface, frames blitted (y flipped) and swapped. The
+ * surface must say native (not the present-by-copy path, which run_backend("gles") covers), and
+ * every window pixel must match, at two sizes (the second after a resize, so a flip anchored to
+ * the wrong edge would show) and in both present modes. */
+static void run_gles_native(Display *dpy)
+{
+    const char *be = "gles-native";
+    WGPUDevice hd = backend_device("gles");   /* the harness's instance (and skip by name) */
+    if (!hd) return;
+    int scr = DefaultScreen(dpy);
+    Window win = x.create_simple_window(dpy, RootWindow(dpy, scr), 0, 0, WIN_W, WIN_H, 0, 0, 0);
+    x.map_window(dpy, win);
+    x.sync(dpy, False);
+    WGPUSurface s = window_surface(dpy, win);
+    WGPUAdapter a = NULL;
+    WGPUDevice d = NULL;
+    CHECK(s != NULL, "%s: CreateSurface on an X11 window", be);
+    if (!s) goto out;
+    WGPURequestAdapterOptions opt = WGPU_REQUEST_ADAPTER_OPTIONS_INIT;
+    opt.backendType = WGPUBackendType_OpenGLES;
+    opt.compatibleSurface = s;
+    WGPURequestAdapterCallbackInfo aci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
+    aci.mode = WGPUCallbackMode_AllowSpontaneous;
+    aci.callback = on_adapter_cb;
+    aci.userdata1 = &a;
+    wgpuInstanceRequestAdapter(eg_test_instance(), &opt, aci);
+    CHECK(a != NULL, "%s: RequestAdapter with compatibleSurface", be);
+    if (!a) goto out;
+    WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
+    dd.uncapturedErrorCallbackInfo.callback = on_error_cb;
+    WGPURequestDeviceCallbackInfo dci = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+    dci.mode = WGPUCallbackMode_AllowSpontaneous;
+    dci.callback = on_device_cb;
+    dci.userdata1 = &d;
+    wgpuAdapterRequestDevice(a, &dd, dci);
+    CHECK(d != NULL, "%s: RequestDevice", be);
+    if (!d) goto out;
+    draw_queue = wgpuDeviceGetQueue(d);
+    WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
+    WGPUStatus cs = wgpuSurfaceGetCapabilities(s, a, &caps);
+    /* The EGL path's table (gl_surface_window.c): BGRA8Unorm first, Fifo and Immediate, Opaque. */
+    CHECK(cs == WGPUStatus_Success && caps.formatCount == 2 && caps.formats[0] == WGPUTextureFormat_BGRA8Unorm &&
+          has_mode(&caps, WGPUPresentMode_Immediate) && caps.alphaModeCount == 1,
+          "%s: capabilities of the EGL window path (status %d, %u formats, Immediate %d)", be, (int)cs,
+          (unsigned)caps.formatCount, (int)has_mode(&caps, WGPUPresentMode_Immediate));
+    /* The headless GLES adapter of the harness presents by copy: its capabilities are the copy
+     * path's (RGB565 listed, Fifo only). */
+    WGPUSurfaceCapabilities hc = WGPU_SURFACE_CAPABILITIES_INIT;
+    wgpuSurfaceGetCapabilities(s, hd->adapter, &hc);
+    CHECK(!has_mode(&hc, WGPUPresentMode_Immediate), "%s: the headless adapter's capabilities are the "
+          "copy path's", be);
+    {   /* compatibleSurface that is no window (a memory panel): the headless adapter, by copy */
+        static uint32_t fb[4 * 4];
+        WGPUEmgpuSurfaceSourceMemoryPanel ps = WGPU_EMGPU_SURFACE_SOURCE_MEMORY_PANEL_INIT;
+        ps.width = ps.height = 4;
+        ps.format = WGPUEmgpuPanelFormat_XRGB8888;
+        ps.framebuffer = fb;
+        WGPUSurfaceDescriptor psd = WGPU_SURFACE_DESCRIPTOR_INIT;
+        psd.nextInChain = &ps.chain;
+        WGPUSurface panel = wgpuInstanceCreateSurface(eg_test_instance(), &psd);
+        WGPUAdapter pa = NULL;
+        opt.compatibleSurface = panel;
+        aci.userdata1 = &pa;
+        wgpuInstanceRequestAdapter(eg_test_instance(), &opt, aci);
+        WGPUSurfaceCapabilities pc = WGPU_SURFACE_CAPABILITIES_INIT;
+        CHECK(panel && pa && wgpuSurfaceGetCapabilities(s, pa, &pc) == WGPUStatus_Success &&
+              !has_mode(&pc, WGPUPresentMode_Immediate), "%s: compatibleSurface = a memory panel gives "
+              "an adapter that presents to the window by copy", be);
+        if (pa) wgpuAdapterRelease(pa);
+        if (panel) wgpuSurfaceRelease(panel);
+    }
+    WGPUTextureFormat fmts[2] = { WGPUTextureFormat_BGRA8Unorm, WGPUTextureFormat_RGBA8Unorm };
+    WGPUPresentMode pm[2] = { WGPUPresentMode_Fifo, WGPUPresentMode_Immediate };
+    for (int k = 0; k < 2; k++) {
+        config_mode = pm[k];
+        configure(s, d, fmts[k], WIN_W, WIN_H);
+        CHECK(eg_test_err.count == 0, "%s: Configure (format 0x%x): %s", be, (unsigned)fmts[k], eg_test_err.message);
+        eg_test_errors_reset();
+        CHECK(s->native, "%s: configured natively (EGL window surface), not by copy", be);
+        for (int n = 0; n < 4; n++) frame(be, d, s, dpy, win, WIN_W, WIN_H, 1, n, false);
+    }
+    config_mode = WGPUPresentMode_Undefined;
+    misuse(be, d, s, dpy, win);
+    x.resize_window(dpy, win, WIN2_W, WIN2_H);
+    x.sync(dpy, False);
+    WGPUSurfaceTexture st = WGPU_SURFACE_TEXTURE_INIT;
+    wgpuSurfaceGetCurrentTexture(s, &st);
+    CHECK(st.status == WGPUSurfaceGetCurrentTextureStatus_Outdated && !st.texture,
+          "%s: after XResizeWindow: status %d, expected Outdated", be, (int)st.status);
+    configure(s, d, WGPUTextureFormat_BGRA8Unorm, WIN2_W, WIN2_H);
+    frame(be, d, s, dpy, win, WIN2_W, WIN2_H, 1, 3, false);
+    frame(be, d, s, dpy, win, WIN2_W, WIN2_H, 1, 0, false);
+    /* Released while a frame is acquired: the texture and the window surface are given back. */
+    WGPUSurfaceTexture last = WGPU_SURFACE_TEXTURE_INIT;
+    wgpuSurfaceGetCurrentTexture(s, &last);
+    CHECK(acquired(last.status), "%s: acquire before releasing the surface: status %d", be, (int)last.status);
+    wgpuSurfaceRelease(s);
+    s = NULL;
+    if (last.texture) wgpuTextureRelease(last.texture);
+    CHECK(eg_test_err.count == 0, "%s: releasing an acquired surface: %s", be, eg_test_err.message);
+    eg_test_errors_reset();
+out:
+    release_pipelines();
+    if (draw_queue) wgpuQueueRelease(draw_queue);
+    draw_queue = NULL;
+    if (d) wgpuDeviceRelease(d);
+    if (a) wgpuAdapterRelease(a);
+    if (s) wgpuSurfaceRelease(s);
     x.destroy_window(dpy, win);
     x.sync(dpy, False);
     device_done(be);
@@ -580,6 +732,7 @@ int main(int argc, char **argv)
     run_backend(dpy, "soft");
     run_backend(dpy, "vulkan");
     run_backend(dpy, "gles");
+    run_gles_native(dpy);
     for (size_t i = 0; i < sizeof sim_cases / sizeof sim_cases[0]; i++) run_simulator(&sim_cases[i]);
 #if EMGPU_HAL_VULKAN
     CHECK(eg_vk_validation_messages() == vk_before, "vulkan: %u validation message(s) during the "

@@ -12,6 +12,8 @@
 #include "tests/scenes/scene.h"
 
 #include "kernel/base/util.h"
+#include "tests/shaders/spv_embed.h"
+#include "tests/unit/cmd_test_util.h"
 
 #if EMGPU_HAL_SOFT
 #include "hal/soft/soft_bin.h"
@@ -131,6 +133,140 @@ EG_TEST(soft_bin, tile_table_grows_tiles)
     /* last pass: a 32x32 (or smaller) target with 4 px tiles is 64 tiles * 2 pointers, more than
      * 256 B on any target: the tiles grew */
     EG_EXPECT(s.tile_px > 4u);
+}
+
+
+/* ---- a fragment stage with side effects between binned draws ---- */
+
+#define SE_W 16u
+
+static WGPURenderPipeline se_pipeline(WGPUDevice d, const char *fs_name)
+{
+    const eg_test_spv_t *vs_spv = eg_test_spv("draw_color.vert"), *fs_spv = eg_test_spv(fs_name);
+    if (!vs_spv || !fs_spv) return NULL;
+    WGPUShaderModule m[2];
+    const eg_test_spv_t *spv[2] = { vs_spv, fs_spv };
+    for (int i = 0; i < 2; i++) {
+        WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+        src.code = spv[i]->words;
+        src.codeSize = spv[i]->word_count;
+        WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+        md.nextInChain = &src.chain;
+        m[i] = wgpuDeviceCreateShaderModule(d, &md);
+    }
+    WGPUVertexAttribute va[2] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
+    va[0].format = WGPUVertexFormat_Float32x4;
+    va[1].format = WGPUVertexFormat_Float32x4; va[1].offset = 16; va[1].shaderLocation = 1;
+    WGPUVertexBufferLayout vb = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
+    vb.arrayStride = 32; vb.attributeCount = 2; vb.attributes = va;
+    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
+    t.format = WGPUTextureFormat_RGBA8Unorm;
+    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
+    f.module = m[1]; f.targetCount = 1; f.targets = &t;
+    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
+    pd.vertex.module = m[0]; pd.vertex.bufferCount = 1; pd.vertex.buffers = &vb;
+    pd.fragment = &f;
+    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
+    wgpuShaderModuleRelease(m[0]);
+    wgpuShaderModuleRelease(m[1]);
+    return p;
+}
+
+/* Three overlapping opaque triangles: red (binned), green counting its fragments with an
+ * atomic (must be rasterized at once, after red), blue (binned, after green). Renders into out
+ * and returns the green draw's fragment count, or UINT32_MAX on failure. */
+static uint32_t se_render(WGPUDevice d, uint8_t out[SE_W * SE_W * 4])
+{
+    static const float v[9 * 8] = {
+        -1, 1, 0, 1, 1, 0, 0, 1,   1, 1, 0, 1, 1, 0, 0, 1,   -1, -1, 0, 1, 1, 0, 0, 1,
+        -0.6f, 0.9f, 0, 1, 0, 1, 0, 1,   0.9f, -0.7f, 0, 1, 0, 1, 0, 1,   -0.8f, -0.9f, 0, 1, 0, 1, 0, 1,
+        0.2f, 1, 0, 1, 0, 0, 1, 1,   1, 0.1f, 0, 1, 0, 0, 1, 1,   -0.1f, -0.3f, 0, 1, 0, 0, 1, 1 };
+    WGPURenderPipeline plain = se_pipeline(d, "draw_color.frag"), count = se_pipeline(d, "bin_count.frag");
+    WGPUBuffer vb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
+    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
+    WGPUBuffer cnt = t_buffer(d, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, 16);
+    WGPUTexture tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, SE_W, SE_W, 1, 1, 1,
+                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
+    uint32_t n = UINT32_MAX;
+    if (plain && count) {
+        WGPUBindGroupLayout bgl = wgpuRenderPipelineGetBindGroupLayout(count, 0);
+        WGPUBindGroupEntry e = WGPU_BIND_GROUP_ENTRY_INIT;
+        e.binding = 0; e.buffer = cnt; e.size = 16;
+        WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+        bd.layout = bgl; bd.entryCount = 1; bd.entries = &e;
+        WGPUBindGroup bg = wgpuDeviceCreateBindGroup(d, &bd);
+        WGPURenderPassColorAttachment ca = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+        ca.view = view; ca.loadOp = WGPULoadOp_Clear; ca.storeOp = WGPUStoreOp_Store;
+        WGPURenderPassDescriptor rd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+        rd.colorAttachmentCount = 1; rd.colorAttachments = &ca;
+        WGPUCommandEncoder enc = t_encoder(d);
+        WGPURenderPassEncoder p = wgpuCommandEncoderBeginRenderPass(enc, &rd);
+        wgpuRenderPassEncoderSetVertexBuffer(p, 0, vb, 0, sizeof v);
+        wgpuRenderPassEncoderSetPipeline(p, plain);
+        wgpuRenderPassEncoderDraw(p, 3, 1, 0, 0);
+        wgpuRenderPassEncoderSetPipeline(p, count);
+        wgpuRenderPassEncoderSetBindGroup(p, 0, bg, 0, NULL);
+        wgpuRenderPassEncoderDraw(p, 3, 1, 3, 0);
+        wgpuRenderPassEncoderSetPipeline(p, plain);
+        wgpuRenderPassEncoderDraw(p, 3, 1, 6, 0);
+        wgpuRenderPassEncoderEnd(p);
+        wgpuRenderPassEncoderRelease(p);
+        WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256 * SE_W);
+        WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
+        WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, SE_W);
+        WGPUExtent3D sz = t_extent(SE_W, SE_W, 1);
+        wgpuCommandEncoderCopyTextureToBuffer(enc, &ti, &bi, &sz);
+        t_submit(enc);
+        static uint8_t rows[256 * SE_W];
+        uint32_t c[4] = { 0, 0, 0, 0 };
+        if (t_readback(d, rb, 0, sizeof rows, rows) && t_readback(d, cnt, 0, sizeof c, c)) {
+            for (uint32_t y = 0; y < SE_W; y++) eg_memcpy(out + y * SE_W * 4, rows + y * 256, SE_W * 4);
+            n = c[0];
+        }
+        wgpuBufferRelease(rb);
+        wgpuBindGroupRelease(bg);
+        wgpuBindGroupLayoutRelease(bgl);
+    }
+    wgpuTextureViewRelease(view);
+    wgpuTextureRelease(tex);
+    wgpuBufferRelease(cnt);
+    wgpuBufferRelease(vb);
+    if (count) wgpuRenderPipelineRelease(count);
+    if (plain) wgpuRenderPipelineRelease(plain);
+    return n;
+}
+
+/* Binned (4 px tiles, 2 threads) and unbinned give the same pixels and the same count: the
+ * side-effect draw flushed the red bins before drawing, and blue was binned after it. The
+ * picture has all three colors (green on top of red, blue on top of green). */
+EG_TEST(soft_bin, side_effect_draw_keeps_order)
+{
+    REQUIRE_SOFT();
+    WGPUDevice d = eg_test_device("soft");
+    static uint8_t a[SE_W * SE_W * 4], b[SE_W * SE_W * 4];
+    eg_soft_bin_stats_t s0, s1;
+    uint32_t na = se_render(d, a);
+    eg_soft_bin_set_tile_px(4);
+    eg_soft_set_threads(2);
+    eg_soft_bin_stats(&s0);
+    uint32_t nb = se_render(d, b);
+    eg_soft_bin_stats(&s1);
+    eg_soft_bin_set_tile_px(0);
+    eg_soft_set_threads(0);
+    EG_ASSERT(na != UINT32_MAX);
+    EG_EXPECT(na > 0u);
+    EG_EXPECT_EQ_U(nb, na);
+    EG_EXPECT(memcmp(a, b, sizeof a) == 0);
+    EG_EXPECT(s1.immediate > s0.immediate && s1.binned > s0.binned);
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < SE_W * SE_W; i++) {
+        const uint8_t *px = &a[i * 4];
+        seen |= (px[0] == 255u) << 0 | (px[1] == 255u) << 1 | (px[2] == 255u) << 2;
+    }
+    EG_EXPECT_EQ_U(seen, 7u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -16,6 +16,11 @@
  * picture while it is held. Without a host (stdin at EOF) it holds for a second. Its own checks
  * (statuses, zero copy, no WebGPU errors) end with the usual "N passed, N failed" line; the
  * pixels are judged on the host against tests/ref.
+ * Where the screen holds 800x480, a third frame "demo" shows the `make demo` dashboard (the same
+ * renderer, examples/demo/demo.c, frame DEMO_VM_FRAME) through an RGBA8 800x480 configuration:
+ * rendered by the demo's own passes, copied into the surface texture and converted by Present,
+ * as the desktop simulator shows it. Its line names one 800x480 tile, demo_dashboard@0,0
+ * (tests/ref/demo_dashboard.png, cross-checked on lavapipe and llvmpipe by tools/vm_demo_ref.sh).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -32,6 +37,7 @@
 
 #include <emgpu/emgpu.h>
 
+#include "examples/demo/demo.h"
 #include "kernel/api/device.h"
 #include "kernel/api/surface.h"
 #include "tests/harness/harness.h"
@@ -53,6 +59,9 @@ static int passed, failed;
 #define SCENES_PER_FRAME 6
 #define CV_W 320u
 #define CV_H 240u
+/* The dashboard frame shown and compared: 2.5 s into the animation (LED lit, gauges mid-way).
+ * tools/vm_demo_ref.sh renders the reference at the same frame. */
+#define DEMO_VM_FRAME 75u
 
 typedef struct frame_plan {
     const char *tag;
@@ -150,6 +159,13 @@ static bool put_scene(WGPUDevice d, WGPUTexture t, WGPUTextureFormat f, const ch
     return true;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 /* Blocks until the host has captured the screen ("go" on stdin), or a second without a host. */
 static void hold(void)
 {
@@ -199,6 +215,63 @@ static void show_frame(WGPUDevice d, WGPUSurface s, const WGPUSurfaceCapabilitie
           (unsigned)eg_test_err.count, eg_test_err.message);
     eg_test_errors_reset();
     printf("%s\n", line);
+    fflush(stdout);
+    hold();
+}
+
+/* The dashboard through the path the simulator uses: the demo renders into its RGBA8 target, the
+ * target is copied into the surface texture (RGBA8 800x480, the top-left of the screen) and
+ * Present converts to the screen's format. */
+static void show_demo(WGPUDevice d, WGPUSurface s)
+{
+    if (s->target.width_px < DEMO_W_PX || s->target.height_px < DEMO_H_PX) {
+        printf("  dashboard: the %ux%u screen is smaller than %ux%u, not shown\n",
+               (unsigned)s->target.width_px, (unsigned)s->target.height_px, DEMO_W_PX, DEMO_H_PX);
+        return;
+    }
+    static demo_t demo;
+    memset(&demo, 0, sizeof demo);
+    double t0 = now_ms();
+    bool ok = demo_setup(&demo, eg_test_instance(), d) != 0;
+    double t1 = now_ms();
+    CHECK(ok, "dashboard: demo_setup");
+    WGPUSurfaceConfiguration c = WGPU_SURFACE_CONFIGURATION_INIT;
+    c.device = d;
+    c.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopyDst;
+    c.format = WGPUTextureFormat_RGBA8Unorm;
+    c.width = DEMO_W_PX;
+    c.height = DEMO_H_PX;
+    wgpuSurfaceConfigure(s, &c);
+    WGPUSurfaceTexture st = WGPU_SURFACE_TEXTURE_INIT;
+    wgpuSurfaceGetCurrentTexture(s, &st);
+    CHECK(st.texture != NULL, "dashboard: GetCurrentTexture status %d", (int)st.status);
+    if (ok && st.texture) {
+        demo_render_frame(&demo, DEMO_VM_FRAME, 0);
+        WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(d, NULL);
+        WGPUTexelCopyTextureInfo from = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+        WGPUTexelCopyTextureInfo to = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+        from.texture = demo.target;
+        to.texture = st.texture;
+        WGPUExtent3D size = { DEMO_W_PX, DEMO_H_PX, 1 };
+        wgpuCommandEncoderCopyTextureToTexture(enc, &from, &to, &size);
+        WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc, NULL);
+        wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+        wgpuCommandBufferRelease(cb);
+        wgpuCommandEncoderRelease(enc);
+        CHECK(wgpuSurfacePresent(s) == WGPUStatus_Success, "dashboard: Present");
+        printf("  dashboard: setup %.0f ms, frame %u rendered and presented in %.0f ms\n", t1 - t0,
+               DEMO_VM_FRAME, now_ms() - t1);
+    }
+    if (st.texture) wgpuTextureRelease(st.texture);
+    demo_teardown(&demo);
+    CHECK(eg_test_err.count == 0, "dashboard: %u WebGPU error(s), last: %s",
+          (unsigned)eg_test_err.count, eg_test_err.message);
+    eg_test_errors_reset();
+    if (!ok || !st.texture) return;
+    /* The tile covers the whole configured area, so the host's clear-color check has nothing
+     * left to check; bg is a placeholder. */
+    printf("EGVM_FRAME demo %ux%u %s bg=000000 demo_dashboard@0,0\n", DEMO_W_PX, DEMO_H_PX,
+           eg_panel_format_name(s->target.format));
     fflush(stdout);
     hold();
 }
@@ -285,6 +358,7 @@ int main(int argc, char **argv)
                    eg_panel_format_name(s->target.format), (unsigned)s->target.stride_B,
                    (unsigned)s->fbdev.screens);
         for (int i = 0; i < 2; i++) show_frame(d, s, &caps, &plans[i]);
+        show_demo(d, s);
         wgpuSurfaceUnconfigure(s);
         wgpuSurfaceRelease(s);
     }
