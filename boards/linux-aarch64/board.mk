@@ -4,6 +4,6 @@ PORT := posix
 CFLAGS_BOARD := -D_DEFAULT_SOURCE -pthread -march=armv8-a
 LDLIBS_BOARD := -ldl -lpthread -lm
 TEST_RUN := qemu-aarch64 -L /usr/aarch64-linux-gnu
-# The X11 window test needs an AArch64 libX11 and an X server, which the qemu-aarch64 run does
-# not have; the host boards run it under Xvfb.
-HOSTED_EXCLUDE := xlib_surface
+# The X11 window tests (Xlib surface, swapchains + simulator) need an AArch64 libX11 and an X
+# server, which the qemu-aarch64 run does not have; the host boards run them under Xvfb.
+HOSTED_EXCLUDE := xlib_surface swapchain

@@ -15,6 +15,7 @@
 
 #if EMGPU_HAL_SOFT
 
+#include "hal/soft/soft_bin.h"
 #include "hal/soft/soft_internal.h"
 #include "kernel/api/features.h"
 
@@ -68,6 +69,7 @@ static eg_status_t soft_device_open(const eg_device_info_t *info, eg_hal_device_
         eg_memset(d, 0, sizeof *d);
         d->info = info;
         d->open = true;
+        eg_soft_workers_reset();
         *out = d;
         return EG_STATUS_OK;
     }

@@ -76,6 +76,8 @@ uint32_t eg_soft_threads(void);
 /** Sums of the workers' counters (tests): blocks shaded by copy, pixels filled by spans. */
 uint32_t eg_soft_workers_copy_blocks(void);
 uint32_t eg_soft_workers_span_px(void);
+/** Gives the submitting thread's worker the whole-frame clip (soft device open). */
+void eg_soft_workers_reset(void);
 
 /* ---- test hooks (not for applications) ---- */
 

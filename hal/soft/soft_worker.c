@@ -16,7 +16,15 @@
 _Static_assert(EMGPU_SOFT_THREADS >= 1 && EMGPU_SOFT_THREADS <= EMGPU_SOFT_MAX_THREADS,
                "EMGPU_SOFT_THREADS: 1..EMGPU_SOFT_MAX_THREADS");
 
-eg_soft_worker_t eg_soft_worker_main = { .clip_x1 = INT32_MAX, .clip_y1 = INT32_MAX };
+/* Zero-initialised (.bss): an initialiser would put all ~8 KiB of it in flash as .data on an
+ * MCU. eg_soft_workers_reset gives it the whole-frame clip when a device opens. */
+eg_soft_worker_t eg_soft_worker_main;
+
+void eg_soft_workers_reset(void)
+{
+    eg_soft_worker_main.clip_x0 = eg_soft_worker_main.clip_y0 = 0;
+    eg_soft_worker_main.clip_x1 = eg_soft_worker_main.clip_y1 = INT32_MAX;
+}
 
 #if EMGPU_SOFT_MAX_THREADS > 1
 static eg_soft_worker_t extra[EMGPU_SOFT_MAX_THREADS - 1];
