@@ -137,6 +137,11 @@
 #ifndef EMGPU_MAX_SURFACES
 #define EMGPU_MAX_SURFACES 2
 #endif
+/** (damage) Rectangles one wgpuSurfaceEmgpuSetDamage call accepts (their bounding box is the
+ *  frame's damage). Costs nothing at run time; it bounds the validation loop. */
+#ifndef EMGPU_SURFACE_MAX_DAMAGE_RECTS
+#define EMGPU_SURFACE_MAX_DAMAGE_RECTS 16
+#endif
 
 /*====================
  * POOLS / binding: inline bounds of binding-model and pipeline objects

@@ -44,6 +44,7 @@ struct eg_hal_present;                          /* surfaces: kernel/api/surface.
 struct eg_hal_window;                           /* native window surfaces: end of this file */
 struct eg_hal_window_caps;
 struct eg_hal_window_config;
+struct eg_hal_rect;                             /* surface damage (helper damage) */
 struct eg_hal_swapchain;                        /* backend-defined */
 
 /* Kernel object types, defined in kernel/api/<object>.h. */
@@ -198,7 +199,19 @@ typedef struct eg_hal_ops {
      * info->ordinal tells device_open which display. UNAVAILABLE: the kernel uses probe(0). The
      * native display must outlive the adapter's devices. */
     eg_status_t (*probe_window)(const struct eg_hal_window *win, eg_device_info_t *info);
+
+    /* ---- partial updates (helper damage, session 3): OPTIONAL. Limits the surface frame tex to
+     * the rectangle r (pixels, [x0, x1) x [y0, y1), inside the frame) until it is presented:
+     * render passes into it load, clear, rasterize and store only inside r, and surface_present
+     * writes only r. r NULL: the frame ends (called before texture_destroy); forget tex. NULL
+     * entry: the kernel presents whole frames (wgpuSurfaceEmgpuSetDamage is accepted). */
+    void        (*surface_damage)(eg_hal_device_t *dev, const eg_texture_t *tex, const struct eg_hal_rect *r);
 } eg_hal_ops_t;
+
+/* (helper damage) A pixel rectangle [x0, x1) x [y0, y1). */
+typedef struct eg_hal_rect {
+    uint32_t x0, y0, x1, y1;
+} eg_hal_rect_t;
 
 /* The backends compiled into this board (config EMGPU_HAL_*), in the board's preference order. */
 extern const eg_hal_ops_t *const eg_hal_backends[];

@@ -4,6 +4,8 @@
 # program's. The prefix is made once per build directory (wineboot -i, about 20 s) and reused.
 set -u
 prefix=$1; shift
+# wine wants an absolute WINEPREFIX; a relative one (make test from the repository root) is made so.
+case $prefix in /*) ;; *) prefix=$PWD/$prefix ;; esac
 export WINEPREFIX="$prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 if [ ! -f "$prefix/system.reg" ]; then
     mkdir -p "$prefix"

@@ -163,6 +163,7 @@ const eg_hal_ops_t eg_soft_ops = {
     .texture_unwrap = eg_soft_texture_unwrap,
     .surface_present = eg_soft_surface_present,
     .surface_band = eg_soft_surface_band,   /* helper bin: banded strip-mode frames */
+    .surface_damage = eg_soft_surface_damage,   /* helper damage: partial updates */
 };
 
 #endif /* EMGPU_HAL_SOFT */

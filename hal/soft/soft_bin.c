@@ -45,6 +45,7 @@ static struct {
     bool unbinned;                       /* the whole pass is rasterized at once (one worker) */
     uint32_t pending;                    /* triangles binned since the last flush */
     uint32_t band_y0, band_y1;           /* rows every triangle is clipped to */
+    uint32_t dmg_x0, dmg_x1;             /* columns every triangle is clipped to (damage) */
     bool hold, lost, overflowed;
     size_t limit_B;
     uint32_t tile_override;
@@ -98,6 +99,8 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     B.tiles = (bin_tile_t *)(void *)arena_mem;
     B.band_y0 = 0;
     B.band_y1 = fb->height_px;
+    B.dmg_x0 = 0;
+    B.dmg_x1 = fb->width_px;
     B.hold = B.lost = B.overflowed = false;
     B.immediate = false;
     /* One worker and no band: binning would only add work (measured ~5-8 % on the demo), so the
@@ -114,6 +117,17 @@ void eg_soft_bin_set_band(uint32_t y0, uint32_t y1, bool hold)
     B.unbinned = false;
 }
 
+/* Partial updates: the rows are narrowed like a band's, the columns clip binning boxes, tiles
+ * and immediate triangles alike. The worker clip keeps the bytes inside the rectangle those of
+ * an unclipped pass (the same mechanism as tiles and strips, whose edges fall anywhere). */
+void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
+{
+    B.dmg_x0 = eg_max_u32(B.dmg_x0, x0);
+    B.dmg_x1 = eg_max_u32(B.dmg_x0, eg_min_u32(B.dmg_x1, x1));
+    B.band_y0 = eg_max_u32(B.band_y0, y0);
+    B.band_y1 = eg_max_u32(B.band_y0, eg_min_u32(B.band_y1, y1));
+}
+
 /* ---- rasterizing bins ---- */
 
 static int64_t band_lo, band_hi;   /* rows of the flush in progress (read-only while workers run) */
@@ -124,11 +138,12 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
     if (!tile->head) return;
     uint32_t tx = i % B.tiles_x, ty = i / B.tiles_x;
     int64_t y0 = (int64_t)ty * B.tile_px, y1 = y0 + B.tile_px;
-    w->clip_x0 = (int64_t)tx * B.tile_px;
-    w->clip_x1 = w->clip_x0 + B.tile_px;
+    int64_t x0 = (int64_t)tx * B.tile_px, x1 = x0 + B.tile_px;
+    w->clip_x0 = x0 > (int64_t)B.dmg_x0 ? x0 : (int64_t)B.dmg_x0;
+    w->clip_x1 = x1 < (int64_t)B.dmg_x1 ? x1 : (int64_t)B.dmg_x1;
     w->clip_y0 = y0 > band_lo ? y0 : band_lo;
     w->clip_y1 = y1 < band_hi ? y1 : band_hi;
-    if (w->clip_y0 >= w->clip_y1) return;
+    if (w->clip_y0 >= w->clip_y1 || w->clip_x0 >= w->clip_x1) return;
     eg_soft_vtx_t *vtx = worker_vtx[w->index];
     for (const bin_chunk_t *c = tile->head; c; c = c->next)
         for (uint32_t k = 0; k < c->n; k++) {
@@ -159,6 +174,8 @@ static void raster_rows(uint32_t y0, uint32_t y1)
     if (ty1 > B.tiles_y) ty1 = B.tiles_y;
     if (ty0 >= ty1) return;
     job_first = ty0 * B.tiles_x;
+    for (uint32_t i = job_first; i < ty1 * B.tiles_x; i++)   /* counted here: workers race */
+        if (B.tiles[i].head) B.stats.tiles++;
     eg_soft_workers_run((ty1 - ty0) * B.tiles_x, band_job);
     /* Unbinned callers (tests, immediate draws) expect the whole-frame rectangle back. */
     eg_soft_worker_t *w = &eg_soft_worker_main;
@@ -225,14 +242,14 @@ static void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
     eg_soft_worker_t *w = &eg_soft_worker_main;
     if (B.hold) B.lost = true;   /* nothing may be drawn before the band exists */
     if (B.lost) return;
-    w->clip_x0 = 0;
-    w->clip_x1 = INT32_MAX;
+    w->clip_x0 = B.fb ? B.dmg_x0 : 0;
+    w->clip_x1 = B.fb ? B.dmg_x1 : INT32_MAX;
     w->clip_y0 = B.fb ? B.band_y0 : 0;
     w->clip_y1 = B.fb ? B.band_y1 : INT32_MAX;
     if (!B.unbinned) B.stats.immediate++;
-    eg_soft_raster_triangle(w, ps, t);
-    w->clip_y0 = 0;
-    w->clip_y1 = INT32_MAX;
+    if (w->clip_x0 < w->clip_x1 && w->clip_y0 < w->clip_y1) eg_soft_raster_triangle(w, ps, t);
+    w->clip_x0 = w->clip_y0 = 0;
+    w->clip_x1 = w->clip_y1 = INT32_MAX;
 }
 
 /* Bytes a triangle needs: record, state snapshot if none, and one chunk per tile (worst case). */
@@ -292,7 +309,9 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
     if (!eg_soft_tri_box(ps, t, box)) return;
     if (box[2] < (int64_t)B.band_y0) box[2] = B.band_y0;
     if (box[3] > (int64_t)B.band_y1) box[3] = B.band_y1;
-    if (box[2] >= box[3]) return;
+    if (box[0] < (int64_t)B.dmg_x0) box[0] = B.dmg_x0;
+    if (box[1] > (int64_t)B.dmg_x1) box[1] = B.dmg_x1;
+    if (box[2] >= box[3] || box[0] >= box[1]) return;
     /* inclusive tile ranges */
     uint32_t tb[4] = { (uint32_t)box[0] / B.tile_px, (uint32_t)(box[1] - 1) / B.tile_px,
                        (uint32_t)box[2] / B.tile_px, (uint32_t)(box[3] - 1) / B.tile_px };

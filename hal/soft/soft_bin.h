@@ -58,6 +58,9 @@ bool eg_soft_bin_raster_rows(uint32_t y0, uint32_t y1);
  *  eg_soft_bin_raster_rows (the band's memory does not exist yet), so an arena overflow or an
  *  immediate draw marks the pass lost instead (eg_soft_bin_raster_rows then returns false). */
 void eg_soft_bin_set_band(uint32_t y0, uint32_t y1, bool hold);
+/** Partial updates (call after pass_begin / set_band): nothing outside [x0, x1) x [y0, y1) is
+ *  binned or rasterized; inside, the bytes are those of the unclipped pass. */
+void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
 
 /* ---- draws (soft_draw.c) ---- */
 
@@ -94,6 +97,7 @@ typedef struct eg_soft_bin_stats {
     uint32_t binned;           /* triangles binned */
     uint32_t immediate;        /* triangles rasterized without binning */
     uint32_t tile_px;          /* tile size of the last pass */
+    uint32_t tiles;            /* tiles rasterized (with at least one triangle; partial updates) */
 } eg_soft_bin_stats_t;
 /** Counters since program start (tests prove a path ran). */
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out);

@@ -149,6 +149,20 @@ static void fill_layer(const eg_soft_subres_t *s, uint32_t layer, const uint8_t 
     }
 }
 
+/* (helper damage) Partial updates: a surface frame with a damage (soft_bin_band.h) is cleared,
+ * discarded and resolved only inside it; the rest keeps the previous frame. Surface frames are
+ * 2D, one mip, one layer. */
+static void narrow_to_damage(const eg_texture_t *frame, eg_soft_subres_t *s)
+{
+    eg_hal_rect_t r;
+    if (!eg_soft_damage_of(frame, &r)) return;
+    r.x1 = eg_min_u32(r.x1, s->width_el);
+    r.y1 = eg_min_u32(r.y1, s->height_el);
+    s->base += (size_t)r.y0 * s->row_pitch_B + (size_t)r.x0 * s->element_B;
+    s->width_el = r.x1 > r.x0 ? r.x1 - r.x0 : 0;
+    s->height_el = r.y1 > r.y0 ? r.y1 - r.y0 : 0;
+}
+
 static uint32_t attachment_layer(const eg_texture_view_t *view, uint32_t depth_slice)
 {
     return view->texture->dimension == WGPUTextureDimension_3D ? depth_slice : view->base_array_layer;
@@ -159,6 +173,7 @@ static void clear_color(const eg_cmd_color_attachment_t *a)
     const eg_texture_view_t *view = a->view;
     eg_soft_subres_t s;
     eg_soft_subresource(view->texture, WGPUTextureAspect_All, view->base_mip_level, &s);
+    narrow_to_damage(view->texture, &s);   /* damage */
     uint8_t texel[16] = { 0 };
     uint32_t n = encode_color(view->fi, &a->clear_value, texel);
     if (n == 0 || n != s.block_B) return;
@@ -222,6 +237,8 @@ static void resolve(const eg_cmd_color_attachment_t *a)
     eg_soft_subres_t s, d;
     eg_soft_subresource(src->texture, WGPUTextureAspect_All, src->base_mip_level, &s);
     eg_soft_subresource(dst->texture, WGPUTextureAspect_All, dst->base_mip_level, &d);
+    narrow_to_damage(dst->texture, &s);   /* damage: the same rectangle of both */
+    narrow_to_damage(dst->texture, &d);
     uint32_t samples = s.element_B / s.block_B;
     const uint8_t *sb = s.base + (size_t)attachment_layer(src, a->depth_slice) * s.slice_pitch_B;
     uint8_t *db = d.base + (size_t)dst->base_array_layer * d.slice_pitch_B;
@@ -267,6 +284,7 @@ static void end_render_pass(const eg_cmd_begin_render_pass_t *r)
             /* Discard leaves the contents zero-equivalent, as lazily cleared textures read. */
             eg_soft_subres_t s;
             eg_soft_subresource(a->view->texture, WGPUTextureAspect_All, a->view->base_mip_level, &s);
+            narrow_to_damage(a->view->texture, &s);   /* damage */
             uint8_t zero[16] = { 0 };
             fill_layer(&s, attachment_layer(a->view, a->depth_slice), zero, s.block_B);
         }
@@ -579,12 +597,27 @@ static void band_fill(const exec_ctx_t *x, uint32_t rows)
 
 static eg_status_t exec_state(exec_ctx_t *x, eg_hal_device_t *dev, const eg_cmd_header_t *h);
 
+/* (helper damage) A pass into a surface frame with a damage (as attachment or resolve target)
+ * bins and rasterizes nothing outside it (call after eg_soft_bin_pass_begin / set_band). */
+static void apply_damage(const eg_cmd_begin_render_pass_t *r)
+{
+    eg_hal_rect_t d;
+    for (uint32_t i = 0; i < r->color_count; i++) {
+        const eg_texture_view_t *v = r->color[i].resolve_target ? r->color[i].resolve_target : r->color[i].view;
+        if (v && eg_soft_damage_of(v->texture, &d)) {
+            eg_soft_bin_set_damage(d.x0, d.y0, d.x1, d.y1);
+            return;
+        }
+    }
+}
+
 static void band_replay(exec_ctx_t *x, eg_hal_device_t *dev, uint32_t y0, uint32_t y1)
 {
     pass_begin(x, x->pass);
     band_target(x, y0);
     eg_soft_bin_pass_begin(&x->fb);
     eg_soft_bin_set_band(y0, y1, false);
+    apply_damage(x->pass);   /* damage */
     for (const eg_cmd_header_t *h = eg_cmd_next(x->stream, x->pass_hdr);
          h && h->op != EG_CMD_END_RENDER_PASS; h = eg_cmd_next(x->stream, h))
         (void)exec_state(x, dev, h);
@@ -595,8 +628,9 @@ static void band_pass_end(exec_ctx_t *x, eg_hal_device_t *dev)
 {
     eg_soft_band_t *b = x->band;
     uint32_t h = eg_min_u32(x->fb.height_px, b->dst.height_px), step = b->dst.strip_rows;
+    h = eg_min_u32(h, b->damage.y1);   /* damage: only the strips of the damage's rows */
     bool binned = true;
-    for (uint32_t y0 = 0; y0 < h; y0 += step) {
+    for (uint32_t y0 = b->damage.y0; y0 < h; y0 += step) {
         uint32_t y1 = eg_min_u32(h, y0 + step);
         band_fill(x, y1 - y0);
         band_target(x, y0);
@@ -649,6 +683,7 @@ eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *st
             x->pass_hdr = h;
             x->band = banded_slot(x->pass, &x->band_slot);
             if (x->band) eg_soft_bin_set_band(0, x->fb.height_px, true);
+            apply_damage(x->pass);   /* damage */
             break;
         case EG_CMD_END_RENDER_PASS:
             if (x->pass) {

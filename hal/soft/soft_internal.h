@@ -134,6 +134,8 @@ eg_status_t eg_soft_surface_present(eg_hal_device_t *dev, const eg_texture_t *te
                                     const struct eg_hal_present *dst);
 /* soft_surface.c (helper "bin"): a strip-mode panel's frame as a banded texture (soft_bin_band.h). */
 eg_status_t eg_soft_surface_band(eg_hal_device_t *dev, eg_texture_t *tex, const struct eg_hal_present *dst);
+/* soft_surface.c (helper "damage"): partial updates, hal.h surface_damage. */
+void eg_soft_surface_damage(eg_hal_device_t *dev, const eg_texture_t *tex, const struct eg_hal_rect *r);
 
 /* soft_exec.c (helper "commands"): runs one recorded command stream to completion. */
 eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream);

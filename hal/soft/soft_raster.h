@@ -225,6 +225,8 @@ typedef struct eg_soft_worker {
     uint32_t index;                               /* 0 = the submitting thread */
     uint32_t copy_blocks;                         /* blocks shaded without the VM (copy class) */
     uint32_t span_px;                             /* pixels filled by the span path (soft_span.c) */
+    uint32_t span_copy_px;                        /* of those, stored as texel copies (soft_span.c) */
+    uint32_t span_skip_px;                        /* of those, left as they were: source alpha 0 */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */

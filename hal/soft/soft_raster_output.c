@@ -374,6 +374,20 @@ static void blend_u8_math(const int32_t db[4][EG_SOFT_LANES], const float unit[4
                           const eg_soft_vec4_t *src, uint32_t fast, int32_t q[4][EG_SOFT_LANES])
 {
     const vf_t zero = { 0, 0, 0, 0 }, one = { 1, 1, 1, 1 }, half = { 0.5f, 0.5f, 0.5f, 0.5f };
+    /* The factor choices as all-ones / all-zeros lane masks, per channel, and the per-channel
+     * constants, set up once: the loop below selects bits (the same bits the per-channel ternaries
+     * `sa ? s3 : 1` and `inv ? 1 - s3 : 0` give) and has no branches. */
+    vu_t msa[4], minv[4];
+    vf_t un[4], mx[4];
+    for (uint32_t c = 0; c < 4u; c++) {
+        bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+        bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+        uint32_t a = sa ? ~0u : 0u, b = inv ? ~0u : 0u;
+        msa[c] = (vu_t){ a, a, a, a };
+        minv[c] = (vu_t){ b, b, b, b };
+        un[c] = (vf_t){ unit[c], unit[c], unit[c], unit[c] };
+        mx[c] = (vf_t){ max[c], max[c], max[c], max[c] };
+    }
     for (uint32_t k = 0; k < EG_SOFT_LANES; k += 4) {
         vf_t s[4];
         for (uint32_t c = 0; c < 4u; c++) {
@@ -381,18 +395,16 @@ static void blend_u8_math(const int32_t db[4][EG_SOFT_LANES], const float unit[4
             VLOAD(v, src->c[c].f + k);
             s[c] = vsel((vu_t)(v > zero), vsel((vu_t)(v < one), v, one), zero);   /* clamp01 */
         }
+        vf_t inv_a = one - s[3];
         for (uint32_t c = 0; c < 4u; c++) {
-            bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
-            bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
             vi_t di;
-            vf_t sf = sa ? s[3] : one, df = inv ? one - s[3] : zero;
+            vf_t sf = vsel(msa[c], s[3], one), df = vsel(minv[c], inv_a, zero);
             VLOAD(di, db[c] + k);
-            vf_t un = { unit[c], unit[c], unit[c], unit[c] }, mx = { max[c], max[c], max[c], max[c] };
-            vf_t dv = __builtin_convertvector(di, vf_t) * un;   /* unpack: stored code * (1 / max) */
+            vf_t dv = __builtin_convertvector(di, vf_t) * un[c];   /* unpack: stored code * (1 / max) */
             vf_t v = s[c] * sf + dv * df;
             vf_t x = vsel((vu_t)(v > zero), v, zero);
             x = vsel((vu_t)(x < one), x, one);
-            vi_t r = __builtin_convertvector(x * mx + half, vi_t);
+            vi_t r = __builtin_convertvector(x * mx[c] + half, vi_t);
             VSTORE(q[c] + k, r);
         }
     }

@@ -27,12 +27,15 @@
  *
  * FAST PATH: 2D views with one mip level, RGBA8Unorm / BGRA8Unorm / R8Unorm / RGB565, clamp-to-edge
  * on u and v, magFilter == minFilter, no comparison: one tight loop per (format, filter), no
- * per-lane calls. It computes bit-for-bit what the general path computes (same helpers).
+ * per-lane calls. It computes bit-for-bit what the general path computes (same helpers), on the
+ * view's base array layer. The span path (soft_span.h) sets this path up once per triangle
+ * (eg_soft_sample2d_prep) and calls the same inlined loops per row chunk.
  */
 #include "config/emgpu_config.h"
 
 #if EMGPU_HAL_SOFT
 
+#include "hal/soft/soft_span.h"
 #include "hal/soft/soft_texel.h"
 #include "kernel/api/texture.h"
 
@@ -478,14 +481,13 @@ static inline void fast_decode(fast_fmt_t f, const uint8_t *p, float o[4])
 /* Inlined into each call site of eg_soft_sample with constant (f, linear), so every loop is
  * specialised and carries no format or filter switch. */
 static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_soft_subres_t *s,
-                               const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
+                               const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
 {
-    const float *u = op->coord[0]->f, *v = op->coord[1]->f;
     const uint8_t *base = s->base;
     uint32_t pitch = s->row_pitch_B, el = s->element_B;
     int32_t w = (int32_t)s->width_el, h = (int32_t)s->height_el;
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-        if (!(op->mask >> l & 1u)) continue;
+        if (!(mask >> l & 1u)) continue;
         axis_t ax, ay;
         axis_setup(u[l], w, 0, ADDR_CLAMP, linear, &ax);
         axis_setup(v[l], h, 0, ADDR_CLAMP, linear, &ay);
@@ -519,6 +521,35 @@ static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_sof
 
 /* ---- entry ---- */
 
+/* One specialised loop per (format, filter): the switch runs once per call. */
+static void fast_dispatch(fast_fmt_t f, bool linear, const eg_soft_subres_t *s, const float *u, const float *v,
+                          eg_soft_mask_t mask, eg_soft_vec4_t *out)
+{
+    if (linear) {
+        switch (f) {
+        case FAST_RGBA8: fast_sample(FAST_RGBA8, true, s, u, v, mask, out); return;
+        case FAST_BGRA8: fast_sample(FAST_BGRA8, true, s, u, v, mask, out); return;
+        case FAST_R8:    fast_sample(FAST_R8, true, s, u, v, mask, out); return;
+        default:         fast_sample(FAST_RGB565, true, s, u, v, mask, out); return;
+        }
+    }
+    switch (f) {
+    case FAST_RGBA8: fast_sample(FAST_RGBA8, false, s, u, v, mask, out); return;
+    case FAST_BGRA8: fast_sample(FAST_BGRA8, false, s, u, v, mask, out); return;
+    case FAST_R8:    fast_sample(FAST_R8, false, s, u, v, mask, out); return;
+    default:         fast_sample(FAST_RGB565, false, s, u, v, mask, out); return;
+    }
+}
+
+/* Level 0 of the view's base layer (the fast formats are 2D, one level). */
+static void fast_level(sctx_t *c, eg_soft_subres_t *s)
+{
+    *s = *level(c, 0);
+    s->base += (size_t)c->base_layer * s->slice_pitch_B;
+}
+
+/* ---- entry ---- */
+
 EG_HOT void eg_soft_sample(const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
 {
     sctx_t c;
@@ -526,27 +557,69 @@ EG_HOT void eg_soft_sample(const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
     if (!op->mask || !c.mips || !c.layers) return;
     fast_fmt_t f = fast_format(&c, op);
     if (f != FAST_NONE) {
-        const eg_soft_subres_t *s = level(&c, 0);
-        if (op->sampler->desc.magFilter == WGPUFilterMode_Linear) {
-            switch (f) {
-            case FAST_RGBA8: fast_sample(FAST_RGBA8, true, s, op, out); return;
-            case FAST_BGRA8: fast_sample(FAST_BGRA8, true, s, op, out); return;
-            case FAST_R8:    fast_sample(FAST_R8, true, s, op, out); return;
-            default:         fast_sample(FAST_RGB565, true, s, op, out); return;
-            }
-        }
-        switch (f) {
-        case FAST_RGBA8: fast_sample(FAST_RGBA8, false, s, op, out); return;
-        case FAST_BGRA8: fast_sample(FAST_BGRA8, false, s, op, out); return;
-        case FAST_R8:    fast_sample(FAST_R8, false, s, op, out); return;
-        default:         fast_sample(FAST_RGB565, false, s, op, out); return;
-        }
+        eg_soft_subres_t s;
+        fast_level(&c, &s);
+        fast_dispatch(f, op->sampler->desc.magFilter == WGPUFilterMode_Linear, &s, op->coord[0]->f,
+                      op->coord[1]->f, op->mask, out);
+        return;
     }
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
         if (!(op->mask >> l & 1u)) continue;
         eg_soft_texel_t t;
         sample_lane(&c, op, l, &t);
         for (int k = 0; k < 4; k++) out->c[k].u[l] = t.u[k];
+    }
+}
+
+/* ---- prepared 2D sampling (soft_span.h): the fast path above, set up once per triangle ---- */
+
+bool eg_soft_sample2d_prep(const eg_texture_view_t *view, const eg_sampler_t *smp, eg_soft_sample2d_t *p)
+{
+    eg_soft_sample_op_t op;
+    eg_memset(&op, 0, sizeof op);
+    op.view = view;
+    op.sampler = smp;
+    sctx_t c;
+    ctx_init(&c, &op);
+    fast_fmt_t f = c.mips && c.layers ? fast_format(&c, &op) : FAST_NONE;
+    if (f == FAST_NONE) return false;
+    fast_level(&c, &p->s);
+    p->fmt = (uint8_t)f;
+    p->linear = smp->desc.magFilter == WGPUFilterMode_Linear;
+    p->format = c.fmt;
+    return true;
+}
+
+void eg_soft_sample2d(const eg_soft_sample2d_t *p, const float *u, const float *v, eg_soft_mask_t mask,
+                      eg_soft_vec4_t *out)
+{
+    fast_dispatch((fast_fmt_t)p->fmt, p->linear, &p->s, u, v, mask, out);
+}
+
+/* The texel each of lanes [0, n) takes with nearest filtering, as a byte offset from p->s.base.
+ * axis_setup(ADDR_CLAMP, nearest) in a branch-free form the compiler vectorises, same values:
+ * with t = clampf(x) * 256, axis_setup takes i = floor(floor(t) / 256) clamped to [0, n - 1].
+ * For t < 0 that is 0, and so is max(t, 0) >> 8 here; for t >= 0, floor(t) is the truncating
+ * conversion and floor division by 256 a shift. x and the clamp bounds are axis_setup's. */
+static EG_ALWAYS_INLINE int32_t nearest_clamp_index(float u, float fn, float hi, int32_t last)
+{
+    float x = u * fn + 0.0f - 0.0f;
+    x = x > -17.0f ? (x < hi ? x : hi) : -17.0f;
+    float t = x * 256.0f;
+    int32_t i = (int32_t)(t > 0.0f ? t : 0.0f) >> 8;
+    return i < last ? i : last;
+}
+
+void eg_soft_sample2d_offsets(const eg_soft_sample2d_t *p, const float *u, const float *v, uint32_t n,
+                              uint32_t *off)
+{
+    int32_t w = (int32_t)p->s.width_el, h = (int32_t)p->s.height_el;
+    float fw = (float)w, fh = (float)h, hw = (float)(2 * w) + 16.0f, hh = (float)(2 * h) + 16.0f;
+    uint32_t pitch = p->s.row_pitch_B, el = p->s.element_B;
+    for (uint32_t l = 0; l < n; l++) {
+        uint32_t ix = (uint32_t)nearest_clamp_index(u[l], fw, hw, w - 1);
+        uint32_t iy = (uint32_t)nearest_clamp_index(v[l], fh, hh, h - 1);
+        off[l] = iy * pitch + ix * el;
     }
 }
 

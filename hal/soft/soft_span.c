@@ -23,6 +23,7 @@
 #include "hal/soft/soft_span.h"
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm.h"
+#include "hal/soft/soft_vm_simd.h"
 #include "kernel/api/sampler.h"
 #include "kernel/api/texture_view.h"
 
@@ -31,14 +32,18 @@
 
 typedef struct eg_soft_span_pipe eg_soft_span_pipe_t;
 
-/** Writes pixels [0, n) of a row segment starting at px from the shaded colors (lanes 0..n-1). */
-typedef void (*span_store_fn)(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c);
+/** Writes pixels [0, n) of a row segment starting at px from the shaded colors (lanes 0..n-1);
+ *  returns how many it left untouched because blending could not change them (0 or n). */
+typedef uint32_t (*span_store_fn)(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c);
 
 struct eg_soft_span_pipe {
     eg_soft_span_class_t cls;
     span_store_fn store;
     bool sa_c, inv_c, sa_a, inv_a;       /* src factor SrcAlpha (else One), dst OneMinusSrcAlpha (else Zero) */
     bool any_persp;
+    bool texcopy;                        /* output = the texel, no blend: candidate for texel_copy */
+    bool skip_clear;                     /* blend leaves a pixel whose source alpha is 0 unchanged */
+    WGPUTextureFormat target;
     uint32_t nval;
     uint8_t vary[SPAN_MAX_VALS];         /* packed varying index (raster pipeline) of each value */
     uint8_t interp[SPAN_MAX_VALS];
@@ -50,78 +55,210 @@ struct eg_soft_span_pipe {
 static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
 static inline uint8_t to_unorm8(float v) { return (uint8_t)(int32_t)(clamp01(v) * 255.0f + 0.5f); }
 
-/* dst = src * sf + dst * df per channel, factors as eg_soft_blend_block computes them; src is
- * clamped to [0, 1] first (unorm targets). All 16 lanes: the caller stores n of them. */
-static void blend16(const eg_soft_span_pipe_t *sp, const eg_soft_vec4_t *src_in, eg_soft_vec4_t *dst)
+/* Lanes [0, n4) are computed, n4 = n rounded up to 4 (whole vectors); the stores write n. Every
+ * lane below n4 holds a finite or clamped value (interpolated, or zeroed by the unpacks). */
+static inline uint32_t round4(uint32_t n) { return (n + 3u) & ~3u; }
+
+#if VM_SIMD
+static inline vf_t vsplat(float x) { vf_t v = { x, x, x, x }; return v; }
+/* clamp01 on 4 lanes: v > 0 ? (v < 1 ? v : 1) : 0 (NaN -> 0), bitwise selects as the scalar code */
+static inline vf_t vclamp01(vf_t v)
 {
+    vf_t zero = vsplat(0.0f), one = vsplat(1.0f);
+    vu_t m1 = (vu_t)(v < one), m0 = (vu_t)(v > zero), uv, uo, r;
+    __builtin_memcpy(&uv, &v, 16);
+    __builtin_memcpy(&uo, &one, 16);
+    r = ((uv & m1) | (uo & ~m1)) & m0;    /* zero's bits are 0 */
+    __builtin_memcpy(&v, &r, 16);
+    return v;
+}
+#endif
+
+/* q[c][l] = (int32_t)(clamp01(v) * mx[c] + 0.5f): to_unorm8 / store_565's conversion. */
+static void quantize(const eg_soft_vec4_t *v, uint32_t n4, const float mx[4], int32_t q[4][EG_SOFT_LANES])
+{
+    for (uint32_t c = 0; c < 4u; c++) {
+#if VM_SIMD
+        vf_t m = vsplat(mx[c]), h = vsplat(0.5f);
+        for (uint32_t k = 0; k < n4; k += 4) {
+            vf_t x;
+            VLOAD(x, v->c[c].f + k);
+            vi_t r = __builtin_convertvector(vclamp01(x) * m + h, vi_t);
+            VSTORE(q[c] + k, r);
+        }
+#else
+        for (uint32_t l = 0; l < n4; l++) q[c][l] = (int32_t)(clamp01(v->c[c].f[l]) * mx[c] + 0.5f);
+#endif
+    }
+}
+
+/* dst = src * sf + dst * df per channel, factors as eg_soft_blend_block computes them; src is
+ * clamped to [0, 1] first (unorm targets). Lanes [0, n4). */
+static void blend16(const eg_soft_span_pipe_t *sp, const eg_soft_vec4_t *src_in, eg_soft_vec4_t *dst, uint32_t n4)
+{
+#if VM_SIMD
+    for (uint32_t k = 0; k < n4; k += 4) {
+        vf_t sv[4], one = vsplat(1.0f), zero = vsplat(0.0f);
+        for (uint32_t c = 0; c < 4u; c++) {
+            VLOAD(sv[c], src_in->c[c].f + k);
+            sv[c] = vclamp01(sv[c]);
+        }
+        for (uint32_t c = 0; c < 4u; c++) {
+            bool sa = c == 3u ? sp->sa_a : sp->sa_c, inv = c == 3u ? sp->inv_a : sp->inv_c;
+            vf_t sf = sa ? sv[3] : one, df = inv ? one - sv[3] : zero, d;
+            VLOAD(d, dst->c[c].f + k);
+            d = sv[c] * sf + d * df;
+            VSTORE(dst->c[c].f + k, d);
+        }
+    }
+#else
     eg_soft_vec4_t s;
     for (uint32_t c = 0; c < 4u; c++)
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) s.c[c].f[l] = clamp01(src_in->c[c].f[l]);
+        for (uint32_t l = 0; l < n4; l++) s.c[c].f[l] = clamp01(src_in->c[c].f[l]);
     for (uint32_t c = 0; c < 4u; c++) {
         bool sa = c == 3u ? sp->sa_a : sp->sa_c, inv = c == 3u ? sp->inv_a : sp->inv_c;
-        float sf[EG_SOFT_LANES], df[EG_SOFT_LANES];
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            sf[l] = sa ? s.c[3].f[l] : 1.0f;
-            df[l] = inv ? 1.0f - s.c[3].f[l] : 0.0f;
-        }
         float *d = dst->c[c].f;
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) d[l] = s.c[c].f[l] * sf[l] + d[l] * df[l];
+        for (uint32_t l = 0; l < n4; l++) {
+            float sf = sa ? s.c[3].f[l] : 1.0f, df = inv ? 1.0f - s.c[3].f[l] : 0.0f;
+            d[l] = s.c[c].f[l] * sf + d[l] * df;
+        }
     }
+#endif
 }
 
 /* ---- stores per format x blend ---- */
 
+/* A chunk whose every source alpha clamps to 0 (a <= 0 or NaN) under color factors SrcAlpha /
+ * OneMinusSrcAlpha and alpha dst factor OneMinusSrcAlpha blends to src * 0 + dst * 1 = dst in
+ * every channel (src is clamped, so src * 0 is +0, and +0 + dst = dst for dst >= 0): the stored
+ * bytes come back unchanged when the target's unpack + pack is the identity, which
+ * dst_round_trips checks. Such chunks (e.g. empty glyph cells)
+ * are skipped; the stores return the pixels skipped (eg_soft_worker_t.span_skip_px). */
+static bool all_clear(const eg_soft_vec4_t *c, uint32_t n)
+{
+    bool any = false;
+    for (uint32_t l = 0; l < n; l++) any |= c->c[3].f[l] > 0.0f;
+    return !any;
+}
+
+static const float max8[4] = { 255.0f, 255.0f, 255.0f, 255.0f }, max565[4] = { 31.0f, 63.0f, 31.0f, 1.0f };
+
 #define DEF_STORE8(name, r, g, b)                                                                   \
-static void store_##name(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c) \
+static uint32_t store_##name(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c) \
 {                                                                                                   \
     (void)sp;                                                                                       \
+    int32_t q[4][EG_SOFT_LANES];                                                                    \
+    quantize(c, round4(n), max8, q);                                                                \
     for (uint32_t i = 0; i < n; i++, px += 4) {                                                     \
-        px[r] = to_unorm8(c->c[0].f[i]); px[g] = to_unorm8(c->c[1].f[i]);                           \
-        px[b] = to_unorm8(c->c[2].f[i]); px[3] = to_unorm8(c->c[3].f[i]);                           \
+        px[r] = (uint8_t)q[0][i]; px[g] = (uint8_t)q[1][i]; px[b] = (uint8_t)q[2][i];               \
+        px[3] = (uint8_t)q[3][i];                                                                   \
     }                                                                                               \
+    return 0;                                                                                       \
 }                                                                                                   \
-static void store_##name##_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n,            \
+static uint32_t store_##name##_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n,        \
                                  const eg_soft_vec4_t *c)                                           \
 {                                                                                                   \
     eg_soft_vec4_t d;                                                                               \
-    eg_memset(&d, 0, sizeof d);                                                                     \
     const uint8_t *q = px;                                                                          \
-    for (uint32_t i = 0; i < n; i++, q += 4) {                                                      \
+    uint32_t n4 = round4(n), i;                                                                     \
+    if (sp->skip_clear && all_clear(c, n)) return n;                                                \
+    for (i = 0; i < n; i++, q += 4) {                                                               \
         d.c[0].f[i] = (float)q[r] * (1.0f / 255.0f); d.c[1].f[i] = (float)q[g] * (1.0f / 255.0f);   \
         d.c[2].f[i] = (float)q[b] * (1.0f / 255.0f); d.c[3].f[i] = (float)q[3] * (1.0f / 255.0f);   \
     }                                                                                               \
-    blend16(sp, c, &d);                                                                             \
-    store_##name(sp, px, n, &d);                                                                    \
+    for (; i < n4; i++) d.c[0].f[i] = d.c[1].f[i] = d.c[2].f[i] = d.c[3].f[i] = 0.0f;                \
+    blend16(sp, c, &d, n4);                                                                         \
+    return store_##name(sp, px, n, &d);                                                             \
 }
 DEF_STORE8(rgba8, 0, 1, 2)
 DEF_STORE8(bgra8, 2, 1, 0)
 
-static void store_565(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c)
+static uint32_t store_565(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c)
 {
     (void)sp;
+    int32_t q[4][EG_SOFT_LANES];
+    quantize(c, round4(n), max565, q);
     for (uint32_t i = 0; i < n; i++, px += 2) {
-        uint32_t r = (uint32_t)(clamp01(c->c[0].f[i]) * 31.0f + 0.5f);
-        uint32_t g = (uint32_t)(clamp01(c->c[1].f[i]) * 63.0f + 0.5f);
-        uint32_t b = (uint32_t)(clamp01(c->c[2].f[i]) * 31.0f + 0.5f);
-        uint32_t v = r << 11 | g << 5 | b;
+        uint32_t v = (uint32_t)q[0][i] << 11 | (uint32_t)q[1][i] << 5 | (uint32_t)q[2][i];
         px[0] = (uint8_t)v;
         px[1] = (uint8_t)(v >> 8);
     }
+    return 0;
 }
 
-static void store_565_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c)
+static uint32_t store_565_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c)
 {
     eg_soft_vec4_t d;
-    eg_memset(&d, 0, sizeof d);
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t n4 = round4(n), i;
+    if (sp->skip_clear && all_clear(c, n)) return n;
+    for (i = 0; i < n; i++) {
         uint32_t v = (uint32_t)px[2 * i] | (uint32_t)px[2 * i + 1] << 8;
         d.c[0].f[i] = (float)(v >> 11) * (1.0f / 31.0f);
         d.c[1].f[i] = (float)(v >> 5 & 63u) * (1.0f / 63.0f);
         d.c[2].f[i] = (float)(v & 31u) * (1.0f / 31.0f);
         d.c[3].f[i] = 1.0f;
     }
-    blend16(sp, c, &d);
-    store_565(sp, px, n, &d);
+    for (; i < n4; i++) d.c[0].f[i] = d.c[1].f[i] = d.c[2].f[i] = d.c[3].f[i] = 0.0f;
+    blend16(sp, c, &d, n4);
+    return store_565(sp, px, n, &d);
+}
+
+/* ---- texel copy: output = the sampled texel, stored without blending ---- */
+
+/* The texel copy stores texel bytes unchanged, which equals decode + store only when every
+ * stored value converts back to itself: checked here over all 8-, 6- and 5-bit values with the
+ * very conversions of the sampler (tables) and of the stores above, not assumed. */
+static bool unorm_round_trips(void)
+{
+    for (uint32_t q = 0; q < 256u; q++)
+        if (to_unorm8(eg_soft_unorm8_to_float[q]) != q) return false;
+    for (uint32_t q = 0; q < 32u; q++)
+        if ((uint32_t)(clamp01(eg_soft_unorm5_to_float[q]) * 31.0f + 0.5f) != q) return false;
+    for (uint32_t q = 0; q < 64u; q++)
+        if ((uint32_t)(clamp01(eg_soft_unorm6_to_float[q]) * 63.0f + 0.5f) != q) return false;
+    return true;
+}
+
+/* The blend stores' unpack then pack of every stored code gives the code back (skip_clear). */
+static bool dst_round_trips(WGPUTextureFormat fmt)
+{
+    if (fmt != EG_FORMAT_RGB565_VALUE) {
+        for (uint32_t q = 0; q < 256u; q++)
+            if (to_unorm8((float)q * (1.0f / 255.0f)) != q) return false;
+        return true;
+    }
+    for (uint32_t q = 0; q < 64u; q++) {
+        if (q < 32u && (uint32_t)(clamp01((float)q * (1.0f / 31.0f)) * 31.0f + 0.5f) != q) return false;
+        if ((uint32_t)(clamp01((float)q * (1.0f / 63.0f)) * 63.0f + 0.5f) != q) return false;
+    }
+    return true;
+}
+
+/* Texel format -> target format pairs the copy handles: 1 same bytes (4), 2 same bytes (2,
+ * RGB565), 3 R and B swapped (RGBA8 <-> BGRA8); 0 none. */
+static uint32_t texcopy_kind(WGPUTextureFormat target, WGPUTextureFormat texel)
+{
+    bool t8 = target == WGPUTextureFormat_RGBA8Unorm || target == WGPUTextureFormat_BGRA8Unorm;
+    bool x8 = texel == WGPUTextureFormat_RGBA8Unorm || texel == WGPUTextureFormat_BGRA8Unorm;
+    if (t8 && x8) return target == texel ? 1u : 3u;
+    if (target == EG_FORMAT_RGB565_VALUE && texel == EG_FORMAT_RGB565_VALUE) return 2u;
+    return 0u;
+}
+
+/* Pixels [0, n) of a row from the texels at p->s.base + off[i]. */
+static void texel_copy(uint32_t kind, const uint8_t *base, const uint32_t *off, uint8_t *px, uint32_t n)
+{
+    if (kind == 2u) {
+        for (uint32_t i = 0; i < n; i++) eg_memcpy(px + 2u * i, base + off[i], 2);
+    } else if (kind == 1u) {
+        for (uint32_t i = 0; i < n; i++) eg_memcpy(px + 4u * i, base + off[i], 4);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            const uint8_t *t = base + off[i];
+            uint8_t *d = px + 4u * i;
+            d[0] = t[2]; d[1] = t[1]; d[2] = t[0]; d[3] = t[3];
+        }
+    }
 }
 
 /* ---- pipeline classification ---- */
@@ -180,6 +317,11 @@ static bool classify(const struct eg_soft_raster_pipeline *r, eg_soft_span_pipe_
             !need_slot(r, sp, sp->cls.mul[c]))
             return false;
     }
+    sp->target = fmt;
+    sp->texcopy = sp->cls.tex && !blend && unorm_round_trips();
+    sp->skip_clear = blend && sp->sa_c && sp->inv_c && sp->inv_a && dst_round_trips(fmt);
+    for (uint32_t c = 0; c < 4u; c++)
+        if (sp->cls.src[c] != (EG_SOFT_SPAN_TEX | c) || sp->cls.mul[c] != EG_SOFT_SPAN_NONE) sp->texcopy = false;
     return true;
 }
 
@@ -208,21 +350,55 @@ static inline int64_t floor_div(int64_t n, int64_t d)   /* d > 0 */
     return n >= 0 ? n / d : -((-n + d - 1) / d);
 }
 
-/* Covered pixel x range [*x0, *x1) of the row whose centres are at Y (subpixels): per edge,
- * A (256 x + 128) + B Y + C >= 0 solved for x. */
-static void row_range(const eg_soft_setup_t *s, int64_t Y, int64_t *x0, int64_t *x1)
+/* Covered pixel x range of each row: per edge, A (256 x + 128) + B Y + C >= 0 solved for x, with
+ * Y the row's centre in subpixels. With a = 256 A and k = B Y + C + 128 A: a > 0 gives
+ * x >= ceil(-k / a) = -floor(k / a), a < 0 gives x <= floor(k / -a), a = 0 needs k >= 0. The
+ * floor quotients are stepped from row to row in exact integer arithmetic (quotient and
+ * remainder; k grows by 256 B per row), so no division runs per row and every bound equals the
+ * one solved from scratch. */
+typedef struct edge_walk {
+    int64_t d, q, r, dq, dr;       /* d = |a|; k = q d + r, 0 <= r < d; per row k += dq d + dr */
+    int64_t k, dk;                 /* a = 0: k itself */
+    int kind;                      /* sign of a */
+} edge_walk_t;
+
+static void edges_init(const eg_soft_setup_t *s, int64_t Y, edge_walk_t e[3])
 {
     for (uint32_t i = 0; i < 3u; i++) {
         int64_t a = s->A[i] * EG_SOFT_SUBPIX, k = s->B[i] * Y + s->C[i] + s->A[i] * (EG_SOFT_SUBPIX / 2);
-        if (a == 0) {
-            if (k < 0) *x1 = *x0;
-        } else if (a > 0) {
-            int64_t lo = -floor_div(k, a);      /* ceil(-k / a) */
-            if (lo > *x0) *x0 = lo;
+        int64_t dk = s->B[i] * EG_SOFT_SUBPIX;
+        e[i].kind = a > 0 ? 1 : a < 0 ? -1 : 0;
+        e[i].k = k;
+        e[i].dk = dk;
+        if (!a) continue;
+        e[i].d = a > 0 ? a : -a;
+        e[i].q = floor_div(k, e[i].d);
+        e[i].r = k - e[i].q * e[i].d;
+        e[i].dq = floor_div(dk, e[i].d);
+        e[i].dr = dk - e[i].dq * e[i].d;
+    }
+}
+
+static void edges_range(const edge_walk_t e[3], int64_t *x0, int64_t *x1)
+{
+    for (uint32_t i = 0; i < 3u; i++) {
+        if (e[i].kind == 0) {
+            if (e[i].k < 0) *x1 = *x0;
+        } else if (e[i].kind > 0) {
+            if (-e[i].q > *x0) *x0 = -e[i].q;
         } else {
-            int64_t hi = floor_div(k, -a) + 1;  /* x <= floor(k / -a) */
-            if (hi < *x1) *x1 = hi;
+            if (e[i].q + 1 < *x1) *x1 = e[i].q + 1;
         }
+    }
+}
+
+static void edges_step(edge_walk_t e[3])
+{
+    for (uint32_t i = 0; i < 3u; i++) {
+        if (e[i].kind == 0) { e[i].k += e[i].dk; continue; }
+        e[i].q += e[i].dq;
+        e[i].r += e[i].dr;
+        if (e[i].r >= e[i].d) { e[i].r -= e[i].d; e[i].q++; }
     }
 }
 
@@ -232,32 +408,33 @@ typedef struct span_tri {
     float a0[SPAN_MAX_VALS], dv1[SPAN_MAX_VALS], dv2[SPAN_MAX_VALS];
 } span_tri_t;
 
-/* Interpolates the pipeline's values for pixels x0 .. x0 + 15 of row y (lanes). */
+/* Interpolates the pipeline's values for pixels x0 .. x0 + n4 - 1 of row y (lanes [0, n4); the
+ * other lanes keep what they held: never stored). */
 static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k,
-                         int64_t x0, int64_t y, eg_soft_reg_t *vals)
+                         int64_t x0, int64_t y, uint32_t n4, eg_soft_reg_t *vals)
 {
     const eg_soft_setup_t *s = &f->s;
     float l1[EG_SOFT_LANES], l2[EG_SOFT_LANES], p1[EG_SOFT_LANES], p2[EG_SOFT_LANES];
     int64_t Y = (y & ~(int64_t)3) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
     float fy = (float)(y & 3);
     int64_t r1 = s->B[1] * Y + s->C[1], r2 = s->B[2] * Y + s->C[2];
-    /* the 16 pixels touch at most 5 4x4 blocks: each block origin's values once, exactly */
+    /* the n4 <= 16 pixels touch at most 5 4x4 blocks: each block origin's values once, exactly */
     float e1b[5], e2b[5];
     int64_t bx0 = x0 & ~(int64_t)3;
-    for (uint32_t j = 0; j < 5u; j++) {
+    uint32_t o = (uint32_t)(x0 & 3), nb = ((o + n4 - 1u) >> 2) + 1u;
+    for (uint32_t j = 0; j < nb; j++) {
         int64_t X = (bx0 + 4 * (int64_t)j) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
         e1b[j] = (float)(s->A[1] * X + r1) * s->inv_area2;
         e2b[j] = (float)(s->A[2] * X + r2) * s->inv_area2;
     }
-    uint32_t o = (uint32_t)(x0 & 3);
-    for (uint32_t i = 0; i < EG_SOFT_LANES; i++) {
+    for (uint32_t i = 0; i < n4; i++) {
         uint32_t j = (o + i) >> 2;
         float fx = (float)((o + i) & 3u);
         l1[i] = e1b[j] + fx * k->d1x + fy * k->d1y;
         l2[i] = e2b[j] + fx * k->d2x + fy * k->d2y;
     }
     if (sp->any_persp)
-        for (uint32_t i = 0; i < EG_SOFT_LANES; i++) {
+        for (uint32_t i = 0; i < n4; i++) {
             float l0 = 1.0f - l1[i] - l2[i];
             float q0 = l0 * k->iw0, q1 = l1[i] * k->iw1, q2 = l2[i] * k->iw2;
             float w1 = q0 + q1 + q2;
@@ -268,22 +445,22 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
     for (uint32_t v = 0; v < sp->nval; v++) {
         float *dst = vals[v].f, a0 = k->a0[v], d1 = k->dv1[v], d2 = k->dv2[v];
         if (sp->interp[v] == EG_SOFT_INTERP_FLAT) {
-            for (uint32_t i = 0; i < EG_SOFT_LANES; i++) dst[i] = a0;
+            for (uint32_t i = 0; i < n4; i++) dst[i] = a0;
         } else {
             const float *w1 = sp->interp[v] == EG_SOFT_INTERP_LINEAR ? l1 : p1;
             const float *w2 = sp->interp[v] == EG_SOFT_INTERP_LINEAR ? l2 : p2;
-            for (uint32_t i = 0; i < EG_SOFT_LANES; i++) dst[i] = a0 + w1[i] * d1 + w2[i] * d2;
+            for (uint32_t i = 0; i < n4; i++) dst[i] = a0 + w1[i] * d1 + w2[i] * d2;
         }
     }
 }
 
-/* One output component source over the lanes. */
+/* One output component source over lanes [0, n4). */
 static void shade_comp(const eg_soft_span_pipe_t *sp, uint32_t c, const eg_soft_reg_t *vals,
-                       const eg_soft_vec4_t *tex, eg_soft_reg_t *out)
+                       const eg_soft_vec4_t *tex, uint32_t n4, eg_soft_reg_t *out)
 {
     uint32_t src = sp->cls.src[c];
     if (src & EG_SOFT_SPAN_CONST) {
-        for (uint32_t i = 0; i < EG_SOFT_LANES; i++) out->u[i] = sp->cls.src_bits[c];
+        for (uint32_t i = 0; i < n4; i++) out->u[i] = sp->cls.src_bits[c];
         return;
     }
     if (!(src & EG_SOFT_SPAN_TEX)) { *out = vals[sp->val_of_slot[src]]; return; }
@@ -291,11 +468,11 @@ static void shade_comp(const eg_soft_span_pipe_t *sp, uint32_t c, const eg_soft_
     uint32_t mul = sp->cls.mul[c];
     if (mul == EG_SOFT_SPAN_NONE) { *out = *t; return; }
     eg_soft_reg_t m;
-    if (mul & EG_SOFT_SPAN_CONST) for (uint32_t i = 0; i < EG_SOFT_LANES; i++) m.u[i] = sp->cls.mul_bits[c];
+    if (mul & EG_SOFT_SPAN_CONST) for (uint32_t i = 0; i < n4; i++) m.u[i] = sp->cls.mul_bits[c];
     else m = vals[sp->val_of_slot[mul]];
     /* FMUL's operand order kept: with two NaNs the first one's payload wins on some CPUs */
-    if (sp->cls.mul_first[c]) for (uint32_t i = 0; i < EG_SOFT_LANES; i++) out->f[i] = m.f[i] * t->f[i];
-    else for (uint32_t i = 0; i < EG_SOFT_LANES; i++) out->f[i] = t->f[i] * m.f[i];
+    if (sp->cls.mul_first[c]) for (uint32_t i = 0; i < n4; i++) out->f[i] = m.f[i] * t->f[i];
+    else for (uint32_t i = 0; i < n4; i++) out->f[i] = t->f[i] * m.f[i];
 }
 
 bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
@@ -312,6 +489,9 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         return false;
     eg_soft_sample_op_t op;
     eg_memset(&op, 0, sizeof op);
+    eg_soft_sample2d_t s2;
+    bool prepared = false;
+    uint32_t copy_kind = 0;
     if (sp->cls.tex) {
         eg_vm_res_t res;
         eg_vm_bind(rs->fs, &f->ps->bound, &res);
@@ -324,6 +504,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         op.view = view;
         op.sampler = smp;
         op.lod_mode = EG_SOFT_LOD_EXPLICIT;   /* lod_or_bias NULL: 0 */
+        prepared = eg_soft_sample2d_prep(view, smp, &s2);
+        if (prepared && sp->texcopy && !s2.linear) copy_kind = texcopy_kind(sp->target, s2.format);
     }
     span_tri_t k;
     const eg_soft_setup_t *s = &f->s;
@@ -343,26 +525,47 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     eg_soft_reg_t vals[SPAN_MAX_VALS];
     eg_soft_vec4_t tex, out;
     eg_memset(&tex, 0, sizeof tex);
-    uint32_t filled = 0;
-    for (int64_t y = py0; y < py1; y++) {
+    eg_memset(vals, 0, sizeof vals);   /* lanes past a short chunk are copied, never stored */
+    uint32_t filled = 0, copied = 0, skipped = 0;
+    const float *u = NULL, *v = NULL;
+    if (sp->cls.tex) {
+        u = vals[sp->val_of_slot[sp->cls.uv[0]]].f;
+        v = vals[sp->val_of_slot[sp->cls.uv[1]]].f;
+    }
+    edge_walk_t ew[3];
+    edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, ew);
+    for (int64_t y = py0; y < py1; y++, edges_step(ew)) {
         int64_t x0 = px0, x1 = px1;
-        row_range(s, y * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, &x0, &x1);
+        edges_range(ew, &x0, &x1);
         uint8_t *row = tg->base + (size_t)y * tg->row_pitch_B;
         for (int64_t x = x0; x < x1; x += EG_SOFT_LANES) {
             uint32_t n = x1 - x < (int64_t)EG_SOFT_LANES ? (uint32_t)(x1 - x) : EG_SOFT_LANES;
-            interp_chunk(f, sp, &k, x, y, vals);
-            if (sp->cls.tex) {
+            uint32_t n4 = round4(n);
+            interp_chunk(f, sp, &k, x, y, n4, vals);
+            filled += n;
+            if (copy_kind) {
+                uint32_t off[EG_SOFT_LANES];
+                eg_soft_sample2d_offsets(&s2, u, v, n, off);
+                texel_copy(copy_kind, s2.s.base, off, row + (size_t)x * tg->elem_B, n);
+                copied += n;
+                continue;
+            }
+            eg_soft_mask_t mask = (eg_soft_mask_t)((1u << n) - 1u);
+            if (prepared) {
+                eg_soft_sample2d(&s2, u, v, mask, &tex);
+            } else if (sp->cls.tex) {
                 op.coord[0] = &vals[sp->val_of_slot[sp->cls.uv[0]]];
                 op.coord[1] = &vals[sp->val_of_slot[sp->cls.uv[1]]];
-                op.mask = (eg_soft_mask_t)((1u << n) - 1u);
+                op.mask = mask;
                 eg_soft_sample(&op, &tex);
             }
-            for (uint32_t c = 0; c < 4u; c++) shade_comp(sp, c, vals, &tex, &out.c[c]);
-            sp->store(sp, row + (size_t)x * tg->elem_B, n, &out);
-            filled += n;
+            for (uint32_t c = 0; c < 4u; c++) shade_comp(sp, c, vals, &tex, n4, &out.c[c]);
+            skipped += sp->store(sp, row + (size_t)x * tg->elem_B, n, &out);
         }
     }
     f->w->span_px += filled;
+    f->w->span_copy_px += copied;
+    f->w->span_skip_px += skipped;
     return true;
 }
 

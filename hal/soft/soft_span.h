@@ -16,11 +16,21 @@
  * equations, barycentrics from the same 4x4-block origins with the same float operations,
  * the same sampler, blend arithmetic and format conversions. Tests compare the bytes with
  * eg_soft_raster_fast_paths on and off (tests/unit/soft_span_test.c).
+ *
+ * Per triangle, not per 16-pixel chunk: the texture/sampler setup (eg_soft_sample2d_prep below),
+ * and the covered x range of each row, stepped from row to row in exact integer arithmetic.
+ * Per chunk only the covered lanes (rounded up to 4) are interpolated and shaded, and stores
+ * and blending run 4 lanes at a time (EMGPU_SOFT_SIMD; the scalar loops compute the same bits).
+ * TEXEL COPY: a program whose output is the sampled texel, no blending, nearest sampling and a
+ * texture whose bytes are the target's (RGBA8/BGRA8 either way, RGB565 to RGB565) stores the
+ * texel's bytes: equal to decode + store because every 8/6/5-bit value converts back to itself
+ * (checked at pipeline creation, not assumed). Counted in eg_soft_worker_t.span_copy_px.
  */
 #ifndef EG_SOFT_SPAN_H
 #define EG_SOFT_SPAN_H
 
 #include "hal/soft/soft_shader.h"
+#include "hal/soft/soft_internal.h"
 
 /* Span-class value sources (16 bits): an input slot (location * 4 + component), a constant, a
  * component of the texture sample, or nothing (multiplier absent). */
@@ -49,5 +59,24 @@ struct eg_soft_span_pipe;
  *  OUT_OF_MEMORY only when the heap is exhausted (the pipeline then fails like any other). */
 eg_status_t eg_soft_span_pipe_create(struct eg_soft_raster_pipeline *r);
 void eg_soft_span_pipe_destroy(struct eg_soft_raster_pipeline *r);
+
+/* Prepared 2D sampling (soft_sample.c): eg_soft_sample's fast path (2D view, one level, RGBA8 /
+ * BGRA8 / R8 / RGB565, clamp-to-edge, min == mag filter, no compare) with its per-call setup done
+ * once per triangle. Results are eg_soft_sample's bits (the same inlined loop). */
+typedef struct eg_soft_sample2d {
+    eg_soft_subres_t s;            /* level 0 of the view's base layer */
+    WGPUTextureFormat format;      /* the view's format */
+    uint8_t fmt;                   /* soft_sample.c fast format */
+    bool linear;
+} eg_soft_sample2d_t;
+
+/** False when the view/sampler pair is not of the fast kind (then use eg_soft_sample). */
+bool eg_soft_sample2d_prep(const eg_texture_view_t *view, const eg_sampler_t *smp, eg_soft_sample2d_t *p);
+/** The lanes of `mask` at normalized (u, v), as eg_soft_sample with EG_SOFT_LOD_EXPLICIT 0. */
+void eg_soft_sample2d(const eg_soft_sample2d_t *p, const float *u, const float *v, eg_soft_mask_t mask,
+                      eg_soft_vec4_t *out);
+/** Nearest filtering only: byte offset from p->s.base of the texel each lane [0, n) takes. */
+void eg_soft_sample2d_offsets(const eg_soft_sample2d_t *p, const float *u, const float *v, uint32_t n,
+                              uint32_t *off);
 
 #endif /* EG_SOFT_SPAN_H */

@@ -214,6 +214,7 @@ eg_status_t eg_soft_surface_band(eg_hal_device_t *dev, eg_texture_t *tex, const 
         if (!st->mem) return EG_STATUS_OUT_OF_MEMORY;
         b->rows = st->mem;
     }
+    b->damage = (eg_hal_rect_t){ 0, 0, p->width_px, p->height_px };
     b->tex = tex;
     st->total_B = 0;
     st->plane1_offset_B = i;
@@ -228,29 +229,81 @@ void eg_soft_band_release(const eg_texture_t *tex)
     b->tex = NULL;
 }
 
+/* Strip rows [y0, y0 + rows), only the damage's columns: the panel keeps the others (GRAM). */
 void eg_soft_band_strip(eg_soft_band_t *b, uint32_t y0, uint32_t rows)
 {
     const eg_hal_present_t *p = &b->dst;
-    uint32_t w = eg_min_u32(p->width_px, b->tex->size.width);
+    uint32_t x0 = b->damage.x0, w = eg_min_u32(b->damage.x1, b->tex->size.width);
+    if (w <= x0) return;
+    w -= x0;
+    uint32_t dst_px_B = eg_panel_format_bytes(p->format);
     if (!b->direct) {
         decode_fn dec = decoder_of(b->tex->format);
         encode_fn enc = encoder_of(p->format);
         if (!dec || !enc) return;
         bool opaque = p->opaque || pad_is_x(p->format);
-        uint32_t dst_px_B = eg_panel_format_bytes(p->format);
         for (uint32_t r = 0; r < rows; r++)
-            convert_row(p->strip + (size_t)r * p->stride_B, b->rows + (size_t)r * b->row_pitch_B, w,
+            convert_row(p->strip + (size_t)r * p->stride_B + (size_t)x0 * dst_px_B,
+                        b->rows + (size_t)r * b->row_pitch_B + (size_t)x0 * b->block_B, w,
                         b->block_B, dst_px_B, dec, enc, opaque);
     }
-    p->flush(p->flush_user, 0, y0, w, rows, p->strip, p->stride_B);
+    p->flush(p->flush_user, x0, y0, w, rows, p->strip + (size_t)x0 * dst_px_B, p->stride_B);
+}
+
+/* ---- partial updates (hal.h surface_damage, docs/displays.md "Partial updates") ----
+ * A banded frame keeps its damage in its band record; any other surface frame (framebuffer
+ * panels, fbdev, DRM, X11 images, zero copy or not) in this small table, one entry per surface
+ * frame in flight. The kernel forgets the entry (r NULL) before the texture is destroyed, so a
+ * later texture in the same slot never inherits it. A full table only costs the saving: that
+ * frame renders whole, which is still the right picture. */
+
+#define EG_SOFT_MAX_DAMAGED 4u
+
+static struct { const eg_texture_t *tex; eg_hal_rect_t r; } damaged[EG_SOFT_MAX_DAMAGED];
+
+void eg_soft_surface_damage(eg_hal_device_t *dev, const eg_texture_t *tex, const eg_hal_rect_t *r)
+{
+    (void)dev;
+    eg_soft_band_t *b = eg_soft_band_of(tex);
+    if (b) {
+        b->damage = r ? *r : (eg_hal_rect_t){ 0, 0, b->dst.width_px, b->dst.height_px };
+        return;
+    }
+    uint32_t free_i = EG_SOFT_MAX_DAMAGED;
+    for (uint32_t i = 0; i < EG_SOFT_MAX_DAMAGED; i++) {
+        if (damaged[i].tex == tex) {
+            if (r) damaged[i].r = *r; else damaged[i].tex = NULL;
+            return;
+        }
+        if (!damaged[i].tex && free_i == EG_SOFT_MAX_DAMAGED) free_i = i;
+    }
+    if (r && free_i < EG_SOFT_MAX_DAMAGED) {
+        damaged[free_i].tex = tex;
+        damaged[free_i].r = *r;
+    }
+}
+
+bool eg_soft_damage_of(const eg_texture_t *tex, eg_hal_rect_t *r)
+{
+    const eg_soft_band_t *b = eg_soft_band_of(tex);
+    if (b) {
+        *r = b->damage;
+        return true;
+    }
+    for (uint32_t i = 0; i < EG_SOFT_MAX_DAMAGED; i++)
+        if (damaged[i].tex == tex) {
+            *r = damaged[i].r;
+            return true;
+        }
+    return false;
 }
 
 /* A frame no pass drew: the texture's initial contents, transparent black (WebGPU
  * getCurrentTexture), strip by strip. */
 static void present_undrawn(eg_soft_band_t *b)
 {
-    uint32_t h = eg_min_u32(b->dst.height_px, b->tex->size.height);
-    for (uint32_t y = 0; y < h; y += b->dst.strip_rows) {
+    uint32_t h = eg_min_u32(b->damage.y1, b->tex->size.height);
+    for (uint32_t y = b->damage.y0; y < h; y += b->dst.strip_rows) {
         uint32_t rows = eg_min_u32(b->dst.strip_rows, h - y);
         for (uint32_t r = 0; r < rows; r++) eg_memset(b->rows + (size_t)r * b->row_pitch_B, 0, b->row_pitch_B);
         eg_soft_band_strip(b, y, rows);
@@ -275,6 +328,16 @@ eg_status_t eg_soft_surface_present(eg_hal_device_t *dev, const eg_texture_t *te
     uint32_t dst_px_B = eg_panel_format_bytes(p->format);
     bool opaque = p->opaque || pad_is_x(p->format);
     uint32_t w = eg_min_u32(p->width_px, sr.width_el), h = eg_min_u32(p->height_px, sr.height_el);
+    eg_hal_rect_t d = { 0, 0, w, h };
+    if (p->mem && eg_soft_damage_of(tex, &d)) {   /* partial update: the damage only */
+        d.x1 = eg_min_u32(d.x1, w);
+        d.y1 = eg_min_u32(d.y1, h);
+        for (uint32_t y = d.y0; y < d.y1 && d.x0 < d.x1; y++)
+            convert_row(p->mem + (size_t)y * p->stride_B + (size_t)d.x0 * dst_px_B,
+                        sr.base + (size_t)y * sr.row_pitch_B + (size_t)d.x0 * sr.element_B,
+                        d.x1 - d.x0, sr.element_B, dst_px_B, dec, enc, opaque);
+        return EG_STATUS_OK;
+    }
     for (uint32_t y = 0; y < h; y++) {
         const uint8_t *src = sr.base + (size_t)y * sr.row_pitch_B;
         if (p->mem) {

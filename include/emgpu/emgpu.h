@@ -8,8 +8,8 @@
  * The values are macros cast to the standard enum type (webgpu.h's enums cannot be extended in C),
  * so `desc.chain.sType = WGPUSType_EmgpuInstanceMemoryDescriptor;` compiles without warnings.
  *
- * INSTANCE MEMORY. By default an instance carves its pools, futures, command streams and device
- * heaps out of one static block whose size the build computes from the config knobs (one
+ * INSTANCE MEMORY. By default an instance carves its pools, futures, command streams and
+ * trackers out of one static block whose size the build computes from the config knobs (one
  * instance). Chain a WGPUEmgpuInstanceMemoryDescriptor to WGPUInstanceDescriptor to
  *   - give the instance your own block (block != NULL): it is carved instead of the static one;
  *     wgpuEmgpuGetInstanceMemorySize() says how many bytes it needs. Too small: wgpuCreateInstance
@@ -131,11 +131,13 @@ WGPU_EXPORT WGPUStatus wgpuInstanceEmgpuGetMemoryStats(WGPUInstance instance, WG
  *     WGPUSurface s = wgpuInstanceCreateSurface(instance, &sd);
  *
  * STRIP MODE (SPI / 8080 panels without a framebuffer in RAM): give stripBuffer (stripHeight
- * rows of width * bytes-per-pixel) and flush instead of framebuffer. Present converts the frame
- * strip by strip into stripBuffer and calls flush(flushUserdata, 0, y, width, rows, stripBuffer,
- * rowBytes) once per strip, top to bottom: ceil(height / stripHeight) calls. For now the frame is
- * still rendered into a full-size soft texture first (banded rendering, which needs only the
- * strip, is issue #7's next step); the strip buffer bounds the panel-side memory only.
+ * rows of width * bytes-per-pixel) and flush instead of framebuffer. On the soft backend the
+ * frame has no full-size memory (banded rendering): the frame's render pass is binned, and when
+ * it ends each strip is rasterized into stripBuffer (converted when the frame's format differs)
+ * and handed to flush(flushUserdata, 0, y, width, rows, stripBuffer, rowBytes), top to bottom:
+ * ceil(height / stripHeight) calls, during the wgpuQueueSubmit that ends the pass. Present closes
+ * the frame. Limits (docs/displays.md, "Banded rendering"): one render pass per frame, Load
+ * reads transparent black, RenderAttachment usage only.
  */
 #define WGPUSType_EmgpuSurfaceSourceMemoryPanel ((WGPUSType)0x7E570002)
 #define WGPUSType_EmgpuSurfaceSourceFbdev ((WGPUSType)0x7E570003)
@@ -213,6 +215,35 @@ typedef struct WGPUEmgpuSurfaceSourceDrm {
 #define WGPU_EMGPU_SURFACE_SOURCE_DRM_INIT \
     { { NULL, WGPUSType_EmgpuSurfaceSourceDrm }, { NULL, WGPU_STRLEN }, 0, 0, 0, 0, \
       WGPUEmgpuPanelFormat_Undefined }
+
+/* ---- surfaces: partial updates (damage) ----
+ * (appended by "damage") Tell the runtime which part of the current frame changes, so that
+ * only that part is rendered and sent to the display. Call it after wgpuSurfaceGetCurrentTexture
+ * and before submitting the frame's first render pass (the model of EGL_KHR_partial_update's
+ * eglSetDamageRegionKHR: the damage must be known before rendering, which is what lets soft
+ * skip the rest; a damage given only at present time, as in VK_KHR_incremental_present, could
+ * only shorten the transfer). Without a call the whole frame is the damage (the default).
+ *
+ *   - rects: count rectangles in the configured size's pixels (x, y = top-left); the frame's
+ *     damage is their bounding box. count 0 (rects ignored) = the whole frame again.
+ *   - Pixels outside the damage keep what the display showed before: framebuffer panels, fbdev,
+ *     DRM and X11 windows keep their memory (double-buffered fbdev/DRM render the union with the
+ *     previous frame's damage, since the back buffer is two frames old); strip panels are never
+ *     sent those rows or columns and keep their GRAM. The first frame after a Configure that
+ *     changed the format or size is always whole.
+ *   - Soft renders only the tiles (strip mode: the strips) that intersect the damage, and the
+ *     flush callback receives the damage's rectangle (strip mode: per strip, the damage's
+ *     columns of the strip's rows). GPU backends accept the call and present the whole frame.
+ *   - Errors (validation error on the configured device, returns WGPUStatus_Error): no current
+ *     texture, the frame was already submitted, rects NULL with count > 0, count above
+ *     EMGPU_SURFACE_MAX_DAMAGE_RECTS, an empty rectangle or one outside the configured size.
+ */
+typedef struct WGPUEmgpuRect {
+    uint32_t x, y, width, height;
+} WGPUEmgpuRect;
+
+WGPU_EXPORT WGPUStatus wgpuSurfaceEmgpuSetDamage(WGPUSurface surface, WGPUEmgpuRect const *rects,
+                                                 size_t count);
 
 #ifdef __cplusplus
 }

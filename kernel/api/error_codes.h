@@ -211,6 +211,7 @@
     X(SURFACE_ALREADY_ACQUIRED, "GetCurrentTexture again, or (un)configure, before Present") \
     X(SURFACE_NOT_ACQUIRED, "Present without a texture from GetCurrentTexture") \
     X(SURFACE_TEXTURE_DESTROYED, "the surface texture was destroyed before Present") \
+    X(SURFACE_DAMAGE, "wgpuSurfaceEmgpuSetDamage: bad rectangles, or called outside a frame") \
     /* ---- backend: gles ---- */ \
     X(GLES_VIEW_UNSUPPORTED, "GLES cannot sample this texture view (it has no texture views)") \
     X(GLES_PROGRAM_CACHE_FULL, "the GLES program cache is full (EMGPU_GLES_PROGRAM_CACHE)") \

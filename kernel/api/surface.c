@@ -687,6 +687,7 @@ static void end_frame(eg_surface_t *s)
 {
     struct WGPUTextureImpl *t = s->texture;
     struct WGPUDeviceImpl *dev = s->device;
+    eg_surface_damage_frame_end(s, !t->obj.destroyed);   /* damage: partial updates */
     if (s->zero_copy && t->hal_live) dev->hal->texture_unwrap(dev->hal_dev, t);
     if (s->native && t->hal_live) dev->hal->window_release(dev->hal_dev, s->swapchain, t);
     wgpuTextureDestroy(t);
@@ -731,8 +732,13 @@ static eg_status_t present_frame(eg_surface_t *s)
         };
         st = dev->hal->surface_present(dev->hal_dev, t, &p);
     }
-    if (st == EG_STATUS_OK && !g->strip && g->flush)
-        g->flush(g->flush_user, 0, 0, s->width_px, s->height_px, dst, g->stride_B);
+    if (st == EG_STATUS_OK && !g->strip && g->flush) {   /* damage: the frame's damage only */
+        eg_hal_rect_t r;
+        eg_surface_damage_rect(s, &r);
+        g->flush(g->flush_user, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0,
+                 dst + (size_t)r.y0 * g->stride_B + (size_t)r.x0 * eg_panel_format_bytes(g->format),
+                 g->stride_B);
+    }
     if (st == EG_STATUS_OK && s->kind == EG_SURFACE_FBDEV)   /* pan, and flush deferred I/O (kms) */
         (void)eg_port_fbdev_show(&s->fbdev, s->fbdev.screens > 1 ? 1u - s->fbdev.shown : 0u);
     if (st == EG_STATUS_OK && s->kind == EG_SURFACE_DRM)   /* kms: flip (logged on failure) */

@@ -79,6 +79,15 @@ typedef struct eg_surface_target {
     void *flush_user;
 } eg_surface_target_t;
 
+/* (helper damage) Partial updates: kernel/api/surface_damage.c, docs/displays.md. */
+typedef struct eg_surface_damage {
+    eg_hal_rect_t cur;           /* this frame's damage as given to the HAL (valid when set) */
+    eg_hal_rect_t prev;          /* the last presented frame's damage (valid when history) */
+    bool set, history;
+    WGPUTextureFormat format;    /* the configuration prev belongs to */
+    uint32_t width_px, height_px;
+} eg_surface_damage_t;
+
 struct WGPUSurfaceImpl {
     eg_object_t obj;                     /* first member; obj.device stays NULL (instance-level) */
     struct WGPUInstanceImpl *instance;
@@ -105,6 +114,7 @@ struct WGPUSurfaceImpl {
     bool native;
     struct eg_hal_swapchain *swapchain;
     eg_hal_window_caps_t native_caps;
+    eg_surface_damage_t damage;          /* (helper damage) partial updates */
 };
 typedef struct WGPUSurfaceImpl eg_surface_t;
 
@@ -113,6 +123,12 @@ typedef struct WGPUSurfaceImpl eg_surface_t;
  *  (GLES: native EGL window surfaces); otherwise, or when that fails (logged), hal->probe(0). */
 eg_status_t eg_surface_probe_adapter(const eg_hal_ops_t *hal, const WGPURequestAdapterOptions *options,
                                      eg_device_info_t *info);
+
+/* (helper damage) kernel/api/surface_damage.c. The rectangle Present flushes (the whole
+ * configured area unless the frame has a damage); and the end of a frame (presented or
+ * dropped), called before the frame's texture is destroyed. */
+void eg_surface_damage_rect(const struct WGPUSurfaceImpl *s, eg_hal_rect_t *r);
+void eg_surface_damage_frame_end(struct WGPUSurfaceImpl *s, bool presented);
 
 /** Bytes per pixel of a panel format (2 or 4); 0 for Undefined or an unknown value. */
 uint32_t eg_panel_format_bytes(WGPUEmgpuPanelFormat f);

@@ -1,6 +1,7 @@
 /* hal/soft sampling, loads, stores and queries on textures made through the public API, with
  * expected values from the Vulkan / WebGPU filtering rules worked by hand in each test. */
 #include "config/emgpu_config.h"
+#include "hal/soft/soft_span.h"
 #include "hal/soft/soft_texel.h"
 #include "kernel/api/sampler.h"
 #include "kernel/api/texture.h"
@@ -182,6 +183,62 @@ EG_TEST(soft_sample, nearest_and_fast_formats)
     }
     wgpuSamplerRelease(sn);
     wgpuSamplerRelease(sl);
+    eg_test_device_release();
+}
+
+/* A 2D view of layer 1 of a 2-layer RGBA8 texture reads layer 1 (WebGPU: the view's subresource)
+ * on the fast path too, and the span path's prepared sampler (soft_span.h) gives eg_soft_sample's
+ * bits, nearest and linear, with nearest texel offsets that address exactly the decoded texel. */
+EG_TEST(soft_sample, fast_path_base_layer_and_prepared)
+{
+    OPEN(d);
+    uint8_t px[2][4 * 4 * 4];
+    for (uint32_t i = 0; i < sizeof px[0]; i++) { px[0][i] = (uint8_t)(i * 7u); px[1][i] = (uint8_t)(200u - i * 3u); }
+    WGPUTexture t = mk_tex(d, WGPUTextureFormat_RGBA8Unorm, WGPUTextureDimension_2D, 4, 4, 2, 1, 1);
+    put(t, 0, 0, 4, 4, 1, 4, px[0]);
+    put(t, 0, 1, 4, 4, 1, 4, px[1]);
+    WGPUTextureView v = mk_view(t, WGPUTextureViewDimension_2D, 0, 1, 1, 1);
+    WGPUSampler sn = mk_sampler(d, WGPUAddressMode_ClampToEdge, WGPUFilterMode_Nearest, WGPUFilterMode_Nearest,
+                                WGPUMipmapFilterMode_Nearest, WGPUCompareFunction_Undefined);
+    WGPUSampler sl = mk_sampler(d, WGPUAddressMode_ClampToEdge, WGPUFilterMode_Linear, WGPUFilterMode_Linear,
+                                WGPUMipmapFilterMode_Nearest, WGPUCompareFunction_Undefined);
+    EG_EXPECT_NO_ERROR();
+    /* lane l: u, v spread over and beyond [0, 1] (clamping included) */
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) { R.u.f[l] = (float)l / 12.0f - 0.1f; R.v.f[l] = 1.05f - (float)l / 14.0f; }
+    R.u.f[0] = 0.625f; R.v.f[0] = 0.375f;    /* nearest: texel (floor(2.5), floor(1.5)) = (2, 1) */
+    sample(v, sn, EG_SOFT_LOD_EXPLICIT, false, false, NULL);
+    eg_soft_texel_t want;
+    eg_soft_texel_decode(WGPUTextureFormat_RGBA8Unorm, px[1] + (1 * 4 + 2) * 4, &want);
+    for (int c = 0; c < 4; c++) EG_EXPECT_EQ_U(R.out.c[c].u[0], want.u[c]);
+    for (int k = 0; k < 2; k++) {
+        WGPUSampler s = k ? sl : sn;
+        sample(v, s, EG_SOFT_LOD_EXPLICIT, false, false, NULL);
+        eg_soft_sample2d_t p;
+        eg_soft_vec4_t out;
+        memset(&out, 0xCD, sizeof out);
+        EG_ASSERT(eg_soft_sample2d_prep(v, s, &p));
+        eg_soft_sample2d(&p, R.u.f, R.v.f, EG_SOFT_ALL_LANES, &out);
+        EG_EXPECT(memcmp(&out, &R.out, sizeof out) == 0);
+        if (k) continue;
+        uint32_t off[EG_SOFT_LANES], wrong = 0;
+        eg_soft_sample2d_offsets(&p, R.u.f, R.v.f, EG_SOFT_LANES, off);
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            eg_soft_texel_t tx;
+            eg_soft_texel_decode(WGPUTextureFormat_RGBA8Unorm, p.s.base + off[l], &tx);
+            for (int c = 0; c < 4; c++) wrong += tx.u[c] != R.out.c[c].u[l];
+        }
+        EG_EXPECT_EQ_U(wrong, 0u);
+    }
+    /* a repeat sampler is not of the prepared kind */
+    WGPUSampler sr = mk_sampler(d, WGPUAddressMode_Repeat, WGPUFilterMode_Nearest, WGPUFilterMode_Nearest,
+                                WGPUMipmapFilterMode_Nearest, WGPUCompareFunction_Undefined);
+    eg_soft_sample2d_t p;
+    EG_EXPECT(!eg_soft_sample2d_prep(v, sr, &p));
+    wgpuSamplerRelease(sr);
+    wgpuSamplerRelease(sn);
+    wgpuSamplerRelease(sl);
+    wgpuTextureViewRelease(v);
+    wgpuTextureRelease(t);
     eg_test_device_release();
 }
 

@@ -59,23 +59,33 @@ static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextur
     return p;
 }
 
-/* An 8x8 RGBA8 texture (mips levels) with a pattern in every channel, and a bind group for it. */
-static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, WGPUFilterMode filter,
-                               WGPUTexture *tex_out)
+/* The texel bytes of tex_group's texture (RGBA8, or RGB565 when bpp is 2): a pattern in every
+ * channel. */
+static void tex_pattern(uint8_t *px, uint32_t bpp)
 {
-    WGPUTexture tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, mips,
-                                1, WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
-    uint8_t px[8 * 8 * 4];
     for (uint32_t i = 0; i < 64u; i++) {
-        px[4 * i] = (uint8_t)(i * 37u);
-        px[4 * i + 1] = (uint8_t)(255u - i * 11u);
+        px[bpp * i] = (uint8_t)(i * 37u);
+        px[bpp * i + 1] = (uint8_t)(255u - i * 11u);
+        if (bpp == 2u) continue;
         px[4 * i + 2] = (uint8_t)((i & 7u) * 36u);
         px[4 * i + 3] = (uint8_t)(i * 4u + 3u);
     }
+}
+
+/* An 8x8 texture (mips levels; RGBA8 unless tex_fmt says RGB565) with tex_pattern, and a bind
+ * group for it. */
+static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, WGPUFilterMode filter,
+                               WGPUTextureFormat tex_fmt, WGPUTexture *tex_out)
+{
+    uint32_t bpp = tex_fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    WGPUTexture tex = t_texture(d, bpp == 2u ? tex_fmt : WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, mips,
+                                1, WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
+    uint8_t px[8 * 8 * 4];
+    tex_pattern(px, bpp);
     WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
-    WGPUTexelCopyBufferLayout bl = { 0, 32, 8 };
+    WGPUTexelCopyBufferLayout bl = { 0, 8 * bpp, 8 };
     WGPUExtent3D sz = t_extent(8, 8, 1);
-    wgpuQueueWriteTexture(eg_test_queue(), &ti, px, sizeof px, &bl, &sz);
+    wgpuQueueWriteTexture(eg_test_queue(), &ti, px, 64u * bpp, &bl, &sz);
     WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
     WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
     sd.magFilter = filter;
@@ -134,6 +144,9 @@ typedef struct run {
     uint32_t mips;                /* texture classes: levels of the sampled texture */
     WGPUFilterMode filter;
     bool scissor;
+    WGPUTextureFormat tex_fmt;    /* Undefined: RGBA8 */
+    const svtx_t *verts;          /* NULL: geometry() */
+    uint32_t nverts;
 } run_t;
 
 /* Renders the geometry over a patterned clear into a fresh S x S target; img gets the bytes. */
@@ -143,9 +156,13 @@ static bool render(const run_t *r, uint8_t *img, uint32_t bpp)
     WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
     WGPURenderPipeline p = pipeline(r->d, r->fs, r->fmt, r->blend);
     WGPUTexture tex = NULL;
-    WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->filter, &tex) : NULL;
+    WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->filter, r->tex_fmt, &tex) : NULL;
     svtx_t v[16];
     uint32_t n = geometry(v);
+    if (r->verts) {
+        n = r->nverts;
+        memcpy(v, r->verts, n * sizeof v[0]);
+    }
     WGPUBuffer vb = t_buffer(r->d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
     wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
     WGPUCommandEncoder e = t_encoder(r->d);
@@ -224,7 +241,8 @@ EG_TEST(soft_span, matches_general_path)
         for (uint32_t f = 0; f < 3u; f++)
             for (uint32_t b = 0; b < 3u; b++) {
                 run_t r = { d, fs[s], fmts[f], blends[b], s ? 1u : 0u,
-                            s == 1u ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (s + f + b) & 1u };
+                            s == 1u ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (s + f + b) & 1u,
+                            WGPUTextureFormat_Undefined, NULL, 0 };
                 uint32_t span = 0;
                 if (!same_both_ways(&r, &span)) {
                     if (bad++ < 4) eg_test_printf("    %s format %u blend %u differs\n", fs[s], f, b);
@@ -237,6 +255,70 @@ EG_TEST(soft_span, matches_general_path)
     eg_test_device_release();
 }
 
+/* Blits (output = the texel, no blend) of RGBA8 and RGB565 textures into every target format,
+ * nearest and linear: identical bytes both ways; the texel-copy store (span_copy_px) ran exactly
+ * for nearest sampling where the target holds the texel's bytes (RGBA8/BGRA8 <- RGBA8 with R and
+ * B swapped for BGRA8, RGB565 <- RGB565), and never otherwise. */
+EG_TEST(soft_span, texel_copy_matches_general_path)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    static const WGPUTextureFormat texs[2] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_EmgpuRGB565Unorm };
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t t = 0; t < 2u; t++)
+            for (uint32_t lin = 0; lin < 2u; lin++) {
+                run_t r = { d, "span_blit.frag", fmts[f], NULL, 1u,
+                            lin ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (f + t + lin) & 1u, texs[t], NULL, 0 };
+                uint32_t span = 0, before = eg_soft_worker_main.span_copy_px;
+                if (!same_both_ways(&r, &span)) {
+                    if (bad++ < 4) eg_test_printf("    target %u texture %u linear %u differs\n", f, t, lin);
+                }
+                uint32_t copied = eg_soft_worker_main.span_copy_px - before;
+                bool want = !lin && (f == 2u) == (t == 1u);
+                if (!span || (copied != 0u) != want) wrong_path++;
+            }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* Independent values: an 8x8 px quad at (4, 4) with uv 0..1 over the 8x8 texture and nearest
+ * sampling puts pixel centre (x + 0.5) / 8 in texel x (WebGPU nearest: floor(u * width)), so the
+ * target region holds the texture's bytes exactly (RGBA8 -> RGBA8 and RGB565 -> RGB565), all of
+ * them stored by the texel copy. */
+EG_TEST(soft_span, texel_copy_is_exact_blit)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    svtx_t v[6] = { vtx(4, 4, 1, 0, 0, 0, 0, 0, 0), vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), vtx(4, 12, 1, 0, 1, 0, 0, 0, 0),
+                    vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), vtx(12, 12, 1, 1, 1, 0, 0, 0, 0), vtx(4, 12, 1, 0, 1, 0, 0, 0, 0) };
+    static uint8_t img[S * S * 4];
+    for (uint32_t k = 0; k < 2u; k++) {
+        WGPUTextureFormat fmt = k ? WGPUTextureFormat_EmgpuRGB565Unorm : WGPUTextureFormat_RGBA8Unorm;
+        uint32_t bpp = k ? 2u : 4u;
+        run_t r = { d, "span_blit.frag", fmt, NULL, 1u, WGPUFilterMode_Nearest, false, fmt, v, 6u };
+        uint8_t want[8 * 8 * 4];
+        tex_pattern(want, bpp);
+        eg_soft_set_threads(1);
+        uint32_t before = eg_soft_worker_main.span_copy_px;
+        EG_ASSERT(render(&r, img, bpp));
+        EG_EXPECT_EQ_U(eg_soft_worker_main.span_copy_px - before, 64u);
+        eg_soft_set_threads(0);
+        uint32_t wrong = 0;
+        for (uint32_t y = 0; y < 8u; y++)
+            wrong += memcmp(img + ((y + 4u) * S + 4u) * bpp, want + y * 8u * bpp, 8u * bpp) != 0;
+        EG_EXPECT_EQ_U(wrong, 0u);
+    }
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* A mipmapped texture makes the level of detail matter: the span path must decline (no span
  * pixels) and the result is the general path's. */
 EG_TEST(soft_span, declines_when_lod_matters)
@@ -244,7 +326,8 @@ EG_TEST(soft_span, declines_when_lod_matters)
     WGPUDevice d = eg_test_device("soft");
     if (!d) EG_SKIP("soft backend not compiled in");
     if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-    run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, &straight, 2u, WGPUFilterMode_Linear, false };
+    run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, &straight, 2u, WGPUFilterMode_Linear, false,
+                WGPUTextureFormat_Undefined, NULL, 0 };
     uint32_t span = 1;
     EG_EXPECT(same_both_ways(&r, &span));
     EG_EXPECT_EQ_U(span, 0u);
