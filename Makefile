@@ -103,7 +103,7 @@ check: all
 # build under qemu-aarch64, the Cortex-M7 build under qemu-system-arm, and the no-heap symbol
 # check; then one closing line with the totals.
 ifeq ($(BOARD),host)
-TEST_BOARDS ?= host host-asan linux-aarch64 qemu-mps2-an500
+TEST_BOARDS ?= host host-asan linux-aarch64 qemu-mps2-an500 windows-x64
 test:
 	sh tools/deps $(TEST_BOARDS)
 	sh tools/test_all.sh $(TEST_BOARDS)

@@ -295,8 +295,8 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
                 eg_vm_alu(in->op, &t, rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
             }
         } else if (in->op == EG_VM_LD_IN && direct) {
-            const uint32_t *src = st->inv->in[in->imm >> 2].c[in->imm & 3u].u;
-            eg_memcpy(st->regs[in->dst].u, src, sizeof st->regs[0]);
+            /* a struct copy: inlined, where eg_memcpy is a library call per 64 bytes */
+            st->regs[in->dst] = st->inv->in[in->imm >> 2].c[in->imm & 3u];
             continue;
         } else {
             memory_op(p, st, in, &t);

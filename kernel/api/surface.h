@@ -137,4 +137,8 @@ WGPUTextureFormat eg_panel_format_texture(WGPUEmgpuPanelFormat f);
 /** "RGB565", "XRGB8888", ... for messages. */
 const char *eg_panel_format_name(WGPUEmgpuPanelFormat f);
 
+/** Points the surface's target at its Xlib window image (surface_source.c; Configure re-reads
+ *  the window's size and calls it again). */
+void eg_surface_xlib_target(eg_surface_t *s);
+
 #endif /* EG_API_SURFACE_H */

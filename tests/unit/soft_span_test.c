@@ -319,6 +319,41 @@ EG_TEST(soft_span, texel_copy_is_exact_blit)
     eg_test_device_release();
 }
 
+/* Source-over blending of pixels whose source alpha is 0 leaves them as they are: a quad with
+ * vertex alpha 0 ([2, 12) x [2, 10) px: 80 pixels, edges on pixel boundaries) is skipped whole
+ * (span_skip_px = 80), a quad with alpha 200 times a nonzero texel (texel (7, 7): r = 63 * 37 mod
+ * 256 = 27) is blended; the bytes equal the general path's for every target format. With the
+ * premultiplied blend (src factor One) a zero alpha still adds the color: nothing is skipped. */
+EG_TEST(soft_span, zero_alpha_chunks_skipped)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    svtx_t v[12] = { vtx(2, 2, 1, 0, 0, 250, 40, 9, 0), vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
+                     vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), vtx(12, 10, 1, 1, 1, 250, 40, 9, 0), vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
+                     vtx(3, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
+                     vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
+                     vtx(29, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200) };
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    uint32_t bad = 0, skips[2][3];
+    for (uint32_t b = 0; b < 2u; b++)
+        for (uint32_t f = 0; f < 3u; f++) {
+            run_t r = { d, "span_glyph.frag", fmts[f], b ? &premul : &straight, 1u, WGPUFilterMode_Nearest, false,
+                        WGPUTextureFormat_Undefined, v, 12u };
+            uint32_t span = 0, before = eg_soft_worker_main.span_skip_px;
+            if (!same_both_ways(&r, &span) || span != 80u + 26u * 16u) bad++;
+            skips[b][f] = eg_soft_worker_main.span_skip_px - before;
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    for (uint32_t f = 0; f < 3u; f++) {
+        EG_EXPECT_EQ_U(skips[0][f], 80u);
+        EG_EXPECT_EQ_U(skips[1][f], 0u);
+    }
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* A mipmapped texture makes the level of detail matter: the span path must decline (no span
  * pixels) and the result is the general path's. */
 EG_TEST(soft_span, declines_when_lod_matters)
