@@ -465,18 +465,27 @@ void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t m
 {
     static const float unit[4] = { 1.0f / 31.0f, 1.0f / 63.0f, 1.0f / 31.0f, 1.0f }, max[4] = { 31.0f, 63.0f, 31.0f, 1.0f };
     int32_t d[4][EG_SOFT_LANES], q[4][EG_SOFT_LANES];
-    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {   /* lanes off the target are never read */
-        const uint8_t *p = lane_ptr(t, blk, l);
-        uint32_t v = mask >> l & 1u ? (uint32_t)p[0] | (uint32_t)p[1] << 8 : 0u;
-        d[0][l] = (int32_t)(v >> 11); d[1][l] = (int32_t)(v >> 5 & 63u); d[2][l] = (int32_t)(v & 31u); d[3][l] = 1;
+    bool all = mask == EG_SOFT_ALL_LANES;
+    for (uint32_t r = 0; r < 4u; r++) {   /* lanes off the target are never read */
+        const uint8_t *row = blk + (size_t)r * t->row_pitch_B;
+        for (uint32_t x = 0; x < 4u; x++) {
+            uint32_t l = r * 4u + x;
+            const uint8_t *p = row + (size_t)x * t->elem_B;
+            uint32_t v = all || (mask >> l & 1u) ? (uint32_t)p[0] | (uint32_t)p[1] << 8 : 0u;
+            d[0][l] = (int32_t)(v >> 11); d[1][l] = (int32_t)(v >> 5 & 63u); d[2][l] = (int32_t)(v & 31u); d[3][l] = 1;
+        }
     }
     blend_u8_math(d, unit, max, src, fast, q);
-    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-        if (!(mask >> l & 1u)) continue;
-        uint8_t *p = lane_ptr(t, blk, l);
-        uint32_t v = (uint32_t)q[0][l] << 11 | (uint32_t)q[1][l] << 5 | (uint32_t)q[2][l];
-        p[0] = (uint8_t)v;
-        p[1] = (uint8_t)(v >> 8);
+    for (uint32_t r = 0; r < 4u; r++) {
+        uint8_t *row = blk + (size_t)r * t->row_pitch_B;
+        for (uint32_t x = 0; x < 4u; x++) {
+            uint32_t l = r * 4u + x;
+            if (!all && !(mask >> l & 1u)) continue;
+            uint8_t *p = row + (size_t)x * t->elem_B;
+            uint32_t v = (uint32_t)q[0][l] << 11 | (uint32_t)q[1][l] << 5 | (uint32_t)q[2][l];
+            p[0] = (uint8_t)v;
+            p[1] = (uint8_t)(v >> 8);
+        }
     }
 }
 
