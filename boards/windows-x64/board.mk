@@ -5,9 +5,9 @@ CROSS := x86_64-w64-mingw32-
 PORT := win32
 EXE := .exe
 # 0x0A00: Windows 10 API surface; COBJMACROS gives the C macros of the D3D12/DXGI COM interfaces.
-# -Wno-format: on mingw GCC's `printf` format archetype is Microsoft's (no %zu, no %hhu), but
-# eg_fmt implements the C99 conversions itself; the host boards keep the format checks on.
-CFLAGS_BOARD := -D_WIN32_WINNT=0x0A00 -DWIN32_LEAN_AND_MEAN -DCOBJMACROS -Wno-format
+# Format checks stay on: EG_PRINTF uses the gnu_printf archetype under mingw (kernel/base/util.h)
+# and __USE_MINGW_ANSI_STDIO gives the tests' stdio C99 conversions (%zu, %hhu).
+CFLAGS_BOARD := -D_WIN32_WINNT=0x0A00 -DWIN32_LEAN_AND_MEAN -DCOBJMACROS -D__USE_MINGW_ANSI_STDIO=1
 # Static libgcc: the .exe needs no mingw DLL next to it under wine or on a real Windows box.
 # D3D12/DXGI/D3DCompiler are loaded at run time (LoadLibrary), never linked; only their GUIDs
 # are defined in hal/d3d12/d3d_guids.c.

@@ -15,7 +15,12 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define EG_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define EG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#if defined(__MINGW32__)
+/* mingw's `printf` archetype is Microsoft's (no %zu, %hhu); eg_fmt implements C99's. */
+#define EG_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#else
 #define EG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
 #define EG_MAYBE_UNUSED __attribute__((unused))
 /* For hot loops specialised by constant arguments at each call site (hal/soft). */
 #define EG_ALWAYS_INLINE inline __attribute__((always_inline))
