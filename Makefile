@@ -45,6 +45,8 @@ LDFLAGS := $(LDFLAGS_BOARD)
 KERNEL_SRC := $(wildcard kernel/*/*.c)
 HAL_SRC    := $(wildcard hal/*.c hal/*/*.c)
 PORT_SRC   := $(wildcard port/$(PORT)/*.c)
+# Ports without display devices share the stubs that say so.
+PORT_SRC   += $(if $(filter posix,$(PORT)),,port/display_none.c)
 RUNTIME_SRC := $(KERNEL_SRC) $(HAL_SRC) $(PORT_SRC)
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libemgpu.a

@@ -1,4 +1,5 @@
-/* Bare-metal display services: no fbdev, no X11 (panels come in through emgpu.h memory-panel sources). */
+/* Display services of ports without fbdev or X11 (bare metal, win32): every call says so; panels
+ * come in through emgpu.h memory-panel sources. The Makefile adds it for PORT != posix. */
 #include "port/display.h"
 
 #include "kernel/base/log.h"
@@ -7,7 +8,7 @@ bool eg_port_fbdev_open(const char *path, eg_port_fbdev_t *fb)
 {
     fb->fd = -1;
     fb->map = NULL;
-    eg_log(EG_LOG_ERROR, "fbdev %s: the bare-metal port has no framebuffer devices; use a "
+    eg_log(EG_LOG_ERROR, "fbdev %s: this port has no framebuffer devices; use a "
            "WGPUEmgpuSurfaceSourceMemoryPanel", path);
     return false;
 }
@@ -37,7 +38,7 @@ bool eg_port_xlib_open(void *display, uint64_t window, eg_port_xlib_t *x)
     (void)window;
     x->gc = NULL;
     x->pixels = NULL;
-    eg_log(EG_LOG_ERROR, "xlib: the bare-metal port has no X11; use a "
+    eg_log(EG_LOG_ERROR, "xlib: this port has no X11; use a "
            "WGPUEmgpuSurfaceSourceMemoryPanel");
     return false;
 }
