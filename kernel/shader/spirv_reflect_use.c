@@ -145,10 +145,14 @@ static uint64_t type_size_B(const eg_spirv_module_t *m, uint32_t type)
     struct { uint32_t t; uint64_t mult; } stack[16];
     uint32_t sp = 0;
     uint64_t total = 0;
+    /* A malformed module can make a type contain itself (reflection runs before every rule
+     * has rejected it): a visit budget ends the walk, counting what is left as 16 B each. */
+    uint32_t budget = 4096;
     stack[sp].t = type;
     stack[sp++].mult = 1;
     while (sp) {
         sp--;
+        if (budget-- == 0) { total += (uint64_t)(sp + 1u) * stack[sp].mult * 16u; break; }
         uint32_t t = stack[sp].t, d = eg_spirv_def(m, t);
         uint64_t mult = stack[sp].mult;
         switch (d ? eg_spirv_op(m, d) : 0) {
