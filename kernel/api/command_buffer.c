@@ -161,6 +161,34 @@ bool eg_command_buffer_prepare_submit(const eg_vctx_t *v, WGPUCommandBuffer cb,
     return true;
 }
 
+/* A second pass into a banded frame would start from transparent black and silently replace the
+ * first pass's pixels (the strips went to the panel when the first pass ended): reject it. */
+bool eg_command_buffer_check_band_passes(const eg_vctx_t *v, WGPUCommandBuffer cb, eg_band_frames_t *f)
+{
+    const eg_cmd_stream_t *s = &cb->enc.stream;
+    for (const eg_cmd_header_t *h = eg_cmd_first(s); h; h = eg_cmd_next(s, h)) {
+        if (h->op != EG_CMD_BEGIN_RENDER_PASS)
+            continue;
+        const eg_cmd_begin_render_pass_t *r = (const eg_cmd_begin_render_pass_t *)(const void *)h;
+        for (uint32_t i = 0; i < r->color_count; i++) {
+            struct WGPUTextureImpl *t = r->color[i].view ? r->color[i].view->texture : NULL;
+            if (!t || !t->banded)
+                continue;
+            bool seen = t->band_drawn;
+            for (uint32_t k = 0; k < f->count && !seen; k++)
+                seen = f->tex[k] == t;
+            EG_CHECK(v, !seen, SURFACE_BAND_SECOND_PASS, "a second render pass into a strip-mode surface's "
+                     "current texture: a banded frame keeps no pixels between passes and its first "
+                     "pass already went to the panel; draw the whole frame in one render pass");
+            EG_CHECK(v, f->count < EMGPU_MAX_SURFACES, SURFACE_BAND_SECOND_PASS, "more banded surface "
+                     "frames in one Submit than surfaces (EMGPU_MAX_SURFACES = %u)",
+                     (unsigned)EMGPU_MAX_SURFACES);
+            f->tex[f->count++] = t;
+        }
+    }
+    return true;
+}
+
 bool eg_command_buffer_place_submit_barrier(const eg_vctx_t *v, WGPUCommandBuffer cb)
 {
     return device_barrier(&cb->enc, v);

@@ -212,6 +212,7 @@
     X(SURFACE_NOT_ACQUIRED, "Present without a texture from GetCurrentTexture") \
     X(SURFACE_TEXTURE_DESTROYED, "the surface texture was destroyed before Present") \
     X(SURFACE_DAMAGE, "wgpuSurfaceEmgpuSetDamage: bad rectangles, or called outside a frame") \
+    X(SURFACE_BAND_SECOND_PASS, "a second render pass into a banded (strip-mode) surface frame") \
     /* ---- backend: gles ---- */ \
     X(GLES_VIEW_UNSUPPORTED, "GLES cannot sample this texture view (it has no texture views)") \
     X(GLES_PROGRAM_CACHE_FULL, "the GLES program cache is full (EMGPU_GLES_PROGRAM_CACHE)") \
@@ -220,6 +221,8 @@
     /* ---- backend: d3d12 ---- */ \
     X(D3D12_SHADER_TRANSLATION, "SPIRV-Cross (SPIR-V -> HLSL) or D3DCompile rejected a shader, or is missing") \
     X(D3D12_PIPELINE_UNSUPPORTED, "this pipeline state is not implemented by the D3D12 backend yet") \
+    X(D3D12_SHADER_LOWERING, "a shader stage could not be lowered to DXBC (IR build or the TPF emitter)") \
+    X(D3D12_PSO_CREATE, "D3D12 rejected a pipeline state object (CreateGraphics/ComputePipelineState)") \
     /* end */
 
 typedef enum eg_error_code {

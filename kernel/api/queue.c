@@ -56,8 +56,10 @@ void wgpuQueueSubmit(WGPUQueue queue, size_t commandCount, WGPUCommandBuffer con
         return;
     }
     const struct eg_cmd_stream *streams[EMGPU_MAX_COMMAND_BUFFERS];
+    eg_band_frames_t band = { .count = 0 };
     for (size_t i = 0; i < commandCount; i++)
-        if (!eg_command_buffer_prepare_submit(&v, commands[i], &streams[i])) return;
+        if (!eg_command_buffer_prepare_submit(&v, commands[i], &streams[i]) ||
+            !eg_command_buffer_check_band_passes(&v, commands[i], &band)) return;
     if (dev->lost) return;   /* spec: a submit on a lost device does nothing, silently */
     for (size_t i = 0; i < commandCount; i++)
         if (!eg_command_buffer_place_submit_barrier(&v, commands[i])) return;
@@ -68,6 +70,7 @@ void wgpuQueueSubmit(WGPUQueue queue, size_t commandCount, WGPUCommandBuffer con
         return;
     }
     dev->submit_index = sub.index;
+    for (uint32_t i = 0; i < band.count; i++) band.tex[i]->band_drawn = true;
     for (size_t i = 0; i < commandCount; i++) eg_command_buffer_mark_submitted(commands[i], sub.index);
     eg_device_poll(dev);
 }

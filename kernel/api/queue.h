@@ -39,4 +39,15 @@ bool eg_command_buffer_prepare_submit(const eg_vctx_t *v, WGPUCommandBuffer cb,
 bool eg_command_buffer_place_submit_barrier(const eg_vctx_t *v, WGPUCommandBuffer cb);
 void eg_command_buffer_mark_submitted(WGPUCommandBuffer cb, uint64_t index);
 
+/** Banded surface frames (strip-mode surfaces, docs/displays.md "Banded rendering") one Submit
+ *  draws into: they keep no pixels between render passes, so a frame takes one pass only. */
+typedef struct eg_band_frames {
+    struct WGPUTextureImpl *tex[EMGPU_MAX_SURFACES];
+    uint32_t count;
+} eg_band_frames_t;
+
+/** Ours: fails (Validation) when cb has a render pass into a banded frame that an earlier pass
+ *  of this Submit or an earlier Submit already drew into; else adds cb's banded frames to f. */
+bool eg_command_buffer_check_band_passes(const eg_vctx_t *v, WGPUCommandBuffer cb, eg_band_frames_t *f);
+
 #endif /* EG_API_QUEUE_H */

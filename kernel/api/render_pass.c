@@ -118,6 +118,12 @@ static bool check_color(eg_pass_t *p, const eg_vctx_t *v, const WGPURenderPassCo
                   "colorAttachments[%u].resolveTarget is set but the view is not multisampled", (unsigned)i);
         if (!check_renderable(p, v, rt, "colorAttachments[].resolveTarget"))
             return false;
+        /* Ours (docs/displays.md): a banded frame has no full-frame memory to resolve into. */
+        EG_PCHECK(p, v, !rt->texture->banded, PASS_RESOLVE_TARGET,
+                  "colorAttachments[%u].resolveTarget is the current texture of a strip-mode surface, "
+                  "which is rendered in bands and has no full frame to resolve into: resolve into "
+                  "another texture and draw that into the frame, or configure the surface without "
+                  "a strip height", (unsigned)i);
         EG_PCHECK(p, v, rt->texture->sample_count == 1, PASS_RESOLVE_TARGET,
                   "colorAttachments[%u].resolveTarget has sampleCount %u; it must be 1", (unsigned)i,
                   (unsigned)rt->texture->sample_count);

@@ -84,13 +84,28 @@ static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
     c->alphaModeCount = alpha ? 2 : 1;
 }
 
+/* The HAL's view of a surface with a native path: an X11 window, or (helper gbm) a KMS output. */
+static eg_hal_window_t window_of(eg_surface_t *s)
+{
+    eg_hal_window_t w = { NULL, 0, NULL };
+    if (s->kind == EG_SURFACE_XLIB) {
+        w.display = s->xlib.display;
+        w.window = s->xlib.window;
+    }
+    if (s->kind == EG_SURFACE_DRM) w.drm = &s->drm;
+    return w;
+}
+
 /* The driver's capabilities for an X11 window when the backend has a native swapchain (HAL
- * window_* entries); false otherwise (then soft's table or present by copy applies). */
+ * window_* entries); false otherwise (then soft's table or present by copy applies). A KMS
+ * output (helper gbm) is native only on backends whose adapters bind to a card (probe_window:
+ * GLES through GBM); Vulkan's window entries take X11 windows only. */
 static bool native_caps_of(eg_surface_t *s, const eg_hal_ops_t *hal, const eg_device_info_t *info,
                            WGPUSurfaceCapabilities *c)
 {
-    if (s->kind != EG_SURFACE_XLIB || !hal->window_caps || !hal->window_configure) return false;
-    eg_hal_window_t w = { s->xlib.display, s->xlib.window };
+    bool drm = s->kind == EG_SURFACE_DRM && hal->probe_window;
+    if ((s->kind != EG_SURFACE_XLIB && !drm) || !hal->window_caps || !hal->window_configure) return false;
+    eg_hal_window_t w = window_of(s);
     if (hal->window_caps(info, &w, &s->native_caps) != EG_STATUS_OK) return false;
     const eg_hal_window_caps_t *n = &s->native_caps;
     c->usages = n->usages;
@@ -115,8 +130,8 @@ eg_status_t eg_surface_probe_adapter(const eg_hal_ops_t *hal, const WGPURequestA
 {
     WGPUSurface s = options ? options->compatibleSurface : NULL;
     if (s && hal->probe_window && surface_live(s, "wgpuInstanceRequestAdapter") &&
-        s->kind == EG_SURFACE_XLIB) {
-        eg_hal_window_t w = { s->xlib.display, s->xlib.window };
+        (s->kind == EG_SURFACE_XLIB || s->kind == EG_SURFACE_DRM)) {   /* DRM: helper gbm */
+        eg_hal_window_t w = window_of(s);
         if (hal->probe_window(&w, info) == EG_STATUS_OK) return EG_STATUS_OK;
         eg_log(EG_LOG_INFO, "wgpuInstanceRequestAdapter: the %s backend cannot bind to the display of "
                "options.compatibleSurface; its devices will present to it by copy", hal->name);
@@ -271,7 +286,7 @@ static bool validate_native(const eg_vctx_t *v, const eg_surface_t *s, const WGP
 static bool configure_native(eg_vctx_t *v, eg_surface_t *s)
 {
     struct WGPUDeviceImpl *dev = s->device;
-    eg_hal_window_t w = { s->xlib.display, s->xlib.window };
+    eg_hal_window_t w = window_of(s);
     eg_hal_window_config_t cfg = { s->format, s->view_srgb_pair, s->usage, s->width_px, s->height_px,
                                    s->present_mode, s->alpha_mode };
     eg_status_t st = dev->hal->window_configure(dev->hal_dev, &w, &cfg, &s->swapchain);
@@ -283,9 +298,11 @@ static bool configure_native(eg_vctx_t *v, eg_surface_t *s)
     }
     s->native = true;
     s->state = EG_SURFACE_CONFIGURED;
-    eg_log(EG_LOG_INFO, "wgpuSurfaceConfigure: the %s backend presents to this X11 window natively "
-           "(%s)", dev->hal->name, dev->hal->backend == WGPUBackendType_Vulkan ? "VK_KHR_xlib_surface "
-           "swapchain" : "EGL window surface");
+    eg_log(EG_LOG_INFO, "wgpuSurfaceConfigure: the %s backend presents to this %s natively "
+           "(%s)", dev->hal->name, s->kind == EG_SURFACE_DRM ? "KMS output" : "X11 window",
+           dev->hal->backend == WGPUBackendType_Vulkan ? "VK_KHR_xlib_surface swapchain"
+           : s->kind == EG_SURFACE_DRM ? "EGL window surface on a gbm_surface, page flips"
+           : "EGL window surface");
     return true;
 }
 
@@ -402,6 +419,7 @@ static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s
             .flush_user = g->flush_user,
         };
         st = dev->hal->surface_band(dev->hal_dev, t, &p);
+        t->banded = st == EG_STATUS_OK;
     } else {
         st = mem ? dev->hal->texture_wrap(dev->hal_dev, t, mem, size_B)
                  : dev->hal->texture_create(dev->hal_dev, t);

@@ -22,6 +22,9 @@ struct WGPUTextureImpl {
     WGPUTextureFormat view_srgb_pair; /* srgb twin listed in viewFormats, or Undefined */
     bool tracked;                 /* registered with the device tracker */
     bool hal_live;                /* the HAL part exists (freed by Destroy or release) */
+    bool banded;                  /* a strip-mode surface frame with no full-frame memory
+                                   * (docs/displays.md "Banded rendering"): one render pass only */
+    bool band_drawn;              /* a submitted render pass drew into this banded frame */
 };
 
 /** Layers of array texture (depthOrArrayLayers), or 1 for 3D: the tracker's layer count. */

@@ -345,4 +345,97 @@ EG_TEST(banded, no_full_frame_memory)
     eg_test_device_release();
 }
 
+/* Begins and ends a clear-only pass into view (a resolve target when msaa is given). */
+static void clear_pass(WGPUCommandEncoder e, WGPUTextureView view, WGPUTextureView msaa)
+{
+    WGPURenderPassColorAttachment ca = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    ca.view = msaa ? msaa : view;
+    ca.resolveTarget = msaa ? view : NULL;
+    ca.loadOp = WGPULoadOp_Clear;
+    ca.storeOp = WGPUStoreOp_Store;
+    ca.clearValue = (WGPUColor){ 1.0, 0.0, 0.0, 1.0 };
+    WGPURenderPassDescriptor pd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    pd.colorAttachmentCount = 1;
+    pd.colorAttachments = &ca;
+    WGPURenderPassEncoder p = wgpuCommandEncoderBeginRenderPass(e, &pd);
+    wgpuRenderPassEncoderEnd(p);
+    wgpuRenderPassEncoderRelease(p);
+}
+
+/* A banded frame keeps no pixels between passes and its strips reach the panel as the first
+ * pass ends, so a second pass (later Submit, or the same command buffer) is a validation error
+ * of that Submit and sends nothing; the next frame takes a pass again. */
+EG_TEST(banded, second_pass_is_an_error)
+{
+    BANDED_START(d);
+    WGPUSurface s = make_surface(true);
+    WGPUSurfaceConfiguration c = WGPU_SURFACE_CONFIGURATION_INIT;
+    c.device = d; c.format = WGPUTextureFormat_EmgpuRGB565Unorm; c.width = PW; c.height = PH;
+    wgpuSurfaceConfigure(s, &c);
+    for (uint32_t frame_i = 0; frame_i < 2; frame_i++) {
+        memset(&g_log, 0, sizeof g_log);
+        g_log.shape_ok = true;
+        WGPUSurfaceTexture st = WGPU_SURFACE_TEXTURE_INIT;
+        wgpuSurfaceGetCurrentTexture(s, &st);
+        EG_ASSERT(st.texture != NULL);
+        WGPUTextureView v = wgpuTextureCreateView(st.texture, NULL);
+        WGPUCommandEncoder e = t_encoder(d);
+        clear_pass(e, v, NULL);
+        if (frame_i == 1) clear_pass(e, v, NULL);        /* two passes in one command buffer */
+        t_submit(e);
+        if (frame_i == 1) {
+            EG_EXPECT_ERROR(WGPUErrorType_Validation, SURFACE_BAND_SECOND_PASS, "one render pass");
+            EG_EXPECT_EQ_U(g_log.calls, 0);              /* the invalid Submit ran nothing */
+        } else {
+            EG_EXPECT_NO_ERROR();
+            EG_EXPECT(g_log.shape_ok && g_log.calls == 5u);
+            /* RGB565 red = 0xf800 (5 bits of 1.0 in the top field) */
+            EG_EXPECT(g_log.img[0] == 0xf800u && g_log.img[PH * PW - 1] == 0xf800u);
+            e = t_encoder(d);
+            clear_pass(e, v, NULL);                      /* a second Submit into the same frame */
+            t_submit(e);
+            EG_EXPECT_ERROR(WGPUErrorType_Validation, SURFACE_BAND_SECOND_PASS, "strip-mode surface");
+            EG_EXPECT_EQ_U(g_log.calls, 5);              /* nothing more reached the panel */
+        }
+        wgpuTextureViewRelease(v);
+        EG_EXPECT(wgpuSurfacePresent(s) == WGPUStatus_Success);
+        wgpuTextureRelease(st.texture);
+    }
+    wgpuSurfaceRelease(s);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* A banded frame has no full frame to resolve into: rejected when the pass is encoded. */
+EG_TEST(banded, resolve_target_is_an_error)
+{
+    BANDED_START(d);
+    WGPUSurface s = make_surface(true);
+    WGPUSurfaceConfiguration c = WGPU_SURFACE_CONFIGURATION_INIT;
+    c.device = d; c.format = WGPUTextureFormat_RGBA8Unorm; c.width = PW; c.height = PH;
+    wgpuSurfaceConfigure(s, &c);
+    WGPUSurfaceTexture st = WGPU_SURFACE_TEXTURE_INIT;
+    wgpuSurfaceGetCurrentTexture(s, &st);
+    EG_ASSERT(st.texture != NULL);
+    WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
+    td.usage = WGPUTextureUsage_RenderAttachment;
+    td.size = (WGPUExtent3D){ PW, PH, 1 };
+    td.format = WGPUTextureFormat_RGBA8Unorm;
+    td.sampleCount = 4;
+    WGPUTexture ms = wgpuDeviceCreateTexture(d, &td);
+    WGPUTextureView msv = wgpuTextureCreateView(ms, NULL), v = wgpuTextureCreateView(st.texture, NULL);
+    WGPUCommandEncoder e = t_encoder(d);
+    clear_pass(e, v, msv);
+    t_finish(e);                                         /* where the pass's error surfaces */
+    EG_EXPECT_ERROR(WGPUErrorType_Validation, PASS_RESOLVE_TARGET, "strip-mode surface");
+    wgpuTextureViewRelease(v);
+    wgpuTextureViewRelease(msv);
+    wgpuTextureRelease(ms);
+    EG_EXPECT(wgpuSurfacePresent(s) == WGPUStatus_Success);
+    wgpuTextureRelease(st.texture);
+    wgpuSurfaceRelease(s);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 #endif /* EMGPU_HAL_SOFT */
