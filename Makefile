@@ -132,6 +132,7 @@ include tests/shaders/shaders.mk
 -include tests/scenes/scenes.mk
 -include tests/fuzz/fuzz.mk
 -include bench/bench.mk
+-include tests/hosted/wayland_surface.mk   # (helper wayland) the Wayland test's link and xdg-shell glue
 # The dashboard demo (its sources, embedded shaders and the $(BUILD)/demo rule).
 include examples/demo/demo.mk
 

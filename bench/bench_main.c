@@ -505,6 +505,24 @@ static void run_draws(unsigned reps, FILE *dat)
     print_draws("raw gles", &raw_gl, NULL, dat);
 }
 
+/* Quick runs (helper "raster", session 4): BENCH_BACKENDS=soft,gles opens only the listed
+ * backends, BENCH_ONLY=0,2 runs only those rows of configs[] (0-based); either one also skips
+ * the studies and scene 6 (BENCH_NATIVE=1 keeps the VM-vs-C study). Unset: the full run. */
+static int env_lists(const char *var, const char *item)
+{
+    const char *v = getenv(var);
+    if (!v || !*v) return 1;
+    size_t n = strlen(item);
+    for (const char *p = v; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, item, n) == 0) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
 static FILE *open_out(const char *dir, const char *name)
 {
     char path[512];
@@ -534,15 +552,28 @@ int main(int argc, char **argv)
 
     bench_inst = wgpuCreateInstance(NULL);
     if (!bench_inst) return 1;
+    int quick = getenv("BENCH_BACKENDS") || getenv("BENCH_ONLY");
     for (int b = 0; b < B_COUNT; b++) {
+        if (!env_lists("BENCH_BACKENDS", backend_name[b])) continue;
         have[b] = gpu_open(&gpus[b], backend_type[b]);
         if (!have[b]) printf("bench: backend %s skipped (not compiled in or driver missing)\n", backend_name[b]);
     }
     if (!have[B_SOFT]) return 1;
-    for (unsigned i = 0; i < CONFIG_COUNT; i++) run_config(i, reps, argv[1]);
+    for (unsigned i = 0; i < CONFIG_COUNT; i++) {
+        char idx[12];
+        snprintf(idx, sizeof idx, "%u", i);
+        if (env_lists("BENCH_ONLY", idx)) run_config(i, reps, argv[1]);
+    }
     FILE *dat = open_out(argv[1], "scenes.dat");
     print_scenes(reps, dat);
     if (dat) fclose(dat);
+    if (quick) {
+        if (getenv("BENCH_NATIVE")) native_study(reps);   /* helper "vm", session 4: scene 5 VM vs C */
+        for (int b = 0; b < B_COUNT; b++)
+            if (have[b]) gpu_close(&gpus[b]);
+        wgpuInstanceRelease(bench_inst);
+        return failures ? 1 : 0;
+    }
     native_study(reps);
     threads_study(reps / 2u + 1u);
     m7_reference();

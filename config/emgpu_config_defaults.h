@@ -488,12 +488,33 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_D3D12_FAULT_INJECTION
 #define EMGPU_D3D12_FAULT_INJECTION 1
 #endif
+/** Bytes of the static scratch arena a pipeline stage is lowered in (its IR, then its DXBC
+ *  container from hal/d3d12/d3d_tpf.h); reused by every pipeline creation. (appended by pso) */
+#ifndef EMGPU_D3D12_SHADER_SCRATCH_BYTES
+#define EMGPU_D3D12_SHADER_SCRATCH_BYTES (512u * 1024u)
+#endif
+/** Bytes per command-ring slot of the GPU buffer that indirect draws/dispatches copy their
+ *  arguments into, with their system values (256 bytes per indirect command in a submit). (pso) */
+#ifndef EMGPU_D3D12_INDIRECT_SCRATCH_BYTES
+#define EMGPU_D3D12_INDIRECT_SCRATCH_BYTES (32u * 1024u)
+#endif
+/** Bytes per command-ring slot of the upload buffer holding draws'/dispatches' system values
+ *  (first vertex, first instance, workgroup counts): 256 bytes per distinct set in a submit. (pso) */
+#ifndef EMGPU_D3D12_SYSVALS_BYTES
+#define EMGPU_D3D12_SYSVALS_BYTES (64u * 1024u)
+#endif
 _Static_assert(EMGPU_D3D12_SAMPLER_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS &&
                EMGPU_D3D12_RTV_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS &&
                EMGPU_D3D12_DSV_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS,
                "EMGPU_D3D12_VIEW_DESCRIPTORS sizes every descriptor free list: it must be the largest");
 _Static_assert(EMGPU_D3D12_GPU_SAMPLER_DESCRIPTORS <= 2048, "EMGPU_D3D12_GPU_SAMPLER_DESCRIPTORS: at most 2048 (D3D12)");
 #endif /* EMGPU_HAL_D3D12 */
+/** 1: compile the DXBC (TPF, shader model 5.1) emitter hal/d3d12/d3d_tpf*.c. On with the D3D12
+ *  backend; a host build may set it alone to check the emitter's output with vkd3d-compiler
+ *  (tools/tpf_check.sh). The files include no Windows header. (appended by helper tpf) */
+#ifndef EMGPU_D3D12_TPF
+#define EMGPU_D3D12_TPF EMGPU_HAL_D3D12
+#endif
 
 /*====================
  * MEMORY BUDGET AND DEBUG

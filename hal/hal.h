@@ -235,10 +235,13 @@ void eg_hal_error_detail(WGPUErrorType type, uint32_t code, const char *fmt, ...
 #define EG_HAL_WINDOW_MAX_FORMATS 8
 #define EG_HAL_WINDOW_MAX_MODES 4
 
-/** The native window: today an X11 Display * and Window (WGPUSurfaceSourceXlibWindow). */
+/** The native window: an X11 Display * and Window (WGPUSurfaceSourceXlibWindow), or (helper gbm)
+ *  a KMS output: drm is the surface's open eg_port_drm_t (WGPUEmgpuSurfaceSourceDrm), else NULL. */
 typedef struct eg_hal_window {
     void *display;
     uint64_t window;
+    void *drm;
+    void *wl_surface;   /* (helper wayland) a struct wl_surface *, display its wl_display; else NULL */
 } eg_hal_window_t;
 
 /** What the driver offers for the window, as WebGPU values (the kernel hands the arrays out as

@@ -157,4 +157,119 @@ static inline bool eg_port_drm_present(eg_port_drm_t *d) { (void)d; return false
 static inline void eg_port_drm_close(eg_port_drm_t *d) { d->fd = -1; }
 #endif
 
+/* ---- scan-out of buffers made by a GPU driver (appended by "gbm": GLES through GBM) ----
+ * The GLES backend renders into buffer objects of d's own card fd (a gbm_device on d->fd: the
+ * fd that set the mode is the DRM master) and shows them on d's CRTC. Only one of the two paths
+ * holds the CRTC at a time: the GBM path takes it at its first frame (first = true: SETCRTC) and
+ * gives it back with eg_port_drm_show_dumb before it removes its framebuffers. */
+#if defined(__linux__)
+/** ADDFB2 for a buffer object of d's card (GEM handle, stride_B), d's size and format; the new
+ *  framebuffer's id in *fb_id. false (logged) when the kernel refuses it. */
+bool eg_port_drm_fb_add(eg_port_drm_t *d, uint32_t handle, uint32_t stride_B, uint32_t *fb_id);
+/** RMFB; the framebuffer must not be scanned out any more (the CRTC would be turned off). */
+void eg_port_drm_fb_remove(eg_port_drm_t *d, uint32_t fb_id);
+/** Shows fb_id on d's CRTC in the mode open set: SETCRTC when first or where flips do not
+ *  work, else a page flip, waiting for its completion event (so the buffer shown before is free
+ *  when this returns). false (logged) when the kernel refused. */
+bool eg_port_drm_show_fb(eg_port_drm_t *d, uint32_t fb_id, bool first);
+/** Gives the CRTC back to the dumb buffer shown last (SETCRTC). */
+bool eg_port_drm_show_dumb(eg_port_drm_t *d);
+#else
+static inline bool eg_port_drm_fb_add(eg_port_drm_t *d, uint32_t handle, uint32_t stride_B, uint32_t *fb_id)
+{
+    (void)d;
+    (void)handle;
+    (void)stride_B;
+    (void)fb_id;
+    return false;
+}
+static inline void eg_port_drm_fb_remove(eg_port_drm_t *d, uint32_t fb_id) { (void)d; (void)fb_id; }
+static inline bool eg_port_drm_show_fb(eg_port_drm_t *d, uint32_t fb_id, bool first)
+{
+    (void)d;
+    (void)fb_id;
+    (void)first;
+    return false;
+}
+static inline bool eg_port_drm_show_dumb(eg_port_drm_t *d) { (void)d; return false; }
+#endif
+
+/* ---- Wayland surfaces through wl_shm (appended by "wayland"; port/posix/display_wayland.c) ----
+ * The application owns the wl_display connection and the wl_surface (with its role, e.g. an
+ * xdg_toplevel); the port binds wl_shm on a private event queue (the application's events are
+ * never dispatched here) and owns EG_PORT_WAYLAND_BUFFERS shm buffers of the configured size in
+ * one memfd mapping. Frames alternate strictly between the buffers, so the buffer drawn is always
+ * two frames old (buffer age 2); a buffer is drawn only after the compositor's wl_buffer.release.
+ * libwayland-client is loaded at run time (eg_port_lib_open), never linked. */
+
+#define EG_PORT_WAYLAND_BUFFERS 2
+
+typedef struct eg_port_wayland {
+    void    *display;            /* struct wl_display * of the application */
+    void    *surface;            /* struct wl_surface * of the application */
+    void    *queue, *wrapper;    /* private wl_event_queue, display wrapper on it */
+    void    *registry, *shm, *pool;
+    bool     rgb565;             /* wl_shm advertised WL_SHM_FORMAT_RGB565 */
+    uint32_t surface_version;    /* wl_surface version: damage_buffer needs 4 */
+    uint32_t width_px, height_px, stride_B;
+    uint32_t format;             /* WGPUEmgpuPanelFormat of the buffers (0 before configure) */
+    int      fd;                 /* memfd of the pool, -1 when none */
+    uint8_t *map;                /* EG_PORT_WAYLAND_BUFFERS buffers, buffer_B apart */
+    size_t   map_B, buffer_B;
+    void    *buffer[EG_PORT_WAYLAND_BUFFERS];
+    bool     busy[EG_PORT_WAYLAND_BUFFERS];   /* attached, no wl_buffer.release yet */
+    uint32_t back;               /* the buffer the next frame is drawn into */
+    uint32_t frames;             /* committed since configure (tests read it) */
+} eg_port_wayland_t;
+
+#if defined(__linux__)
+/** Loads libwayland-client (once), binds wl_shm on a private queue and reads its formats (two
+ *  round trips). false (after logging the reason) when the library, display, surface or wl_shm
+ *  is missing. */
+bool eg_port_wayland_open(void *display, void *surface, eg_port_wayland_t *w);
+/** Makes the buffers for width x height in format (XRGB8888, ARGB8888 or RGB565 when rgb565);
+ *  keeps them when nothing changed. *remade says whether the pixels were lost. */
+bool eg_port_wayland_configure(eg_port_wayland_t *w, uint32_t width_px, uint32_t height_px,
+                               uint32_t format, bool *remade);
+/** The buffer to draw the next frame into, once the compositor has released it (dispatching
+ *  the private queue for at most 1 s; after that the frame is drawn anyway, logged). */
+uint8_t *eg_port_wayland_back(const eg_port_wayland_t *w);
+/** Attaches the back buffer, damages (x, y, width, height) in buffer pixels (damage_buffer, or
+ *  damage on wl_surface version < 4), commits and flushes; the other buffer becomes the back. */
+bool eg_port_wayland_present(eg_port_wayland_t *w, uint32_t x, uint32_t y, uint32_t width_px,
+                             uint32_t height_px);
+/** Destroys the buffers, the pool and the private objects; the surface stays the application's. */
+void eg_port_wayland_close(eg_port_wayland_t *w);
+#else
+static inline bool eg_port_wayland_open(void *display, void *surface, eg_port_wayland_t *w)
+{
+    (void)display;
+    (void)surface;
+    w->fd = -1;
+    return false;
+}
+static inline bool eg_port_wayland_configure(eg_port_wayland_t *w, uint32_t width_px, uint32_t height_px,
+                                             uint32_t format, bool *remade)
+{
+    (void)w;
+    (void)width_px;
+    (void)height_px;
+    (void)format;
+    *remade = false;
+    return false;
+}
+static inline uint8_t *eg_port_wayland_back(const eg_port_wayland_t *w) { (void)w; return NULL; }
+static inline bool eg_port_wayland_present(eg_port_wayland_t *w, uint32_t x, uint32_t y,
+                                           uint32_t width_px, uint32_t height_px)
+{
+    (void)w;
+    (void)x;
+    (void)y;
+    (void)width_px;
+    (void)height_px;
+    return false;
+}
+static inline void eg_port_wayland_close(eg_port_wayland_t *w) { w->fd = -1; }
+#endif
+
 #endif /* EG_PORT_DISPLAY_H */

@@ -3,11 +3,14 @@
 # qemu-system-x86_64 with a busybox initramfs, runs tests/vm/vm_display_test (static, soft
 # backend) on vesafb (XRGB8888, RGB565), bochs-drm (fbdev emulation + KMS dumb buffers) and
 # cirrus-drm (KMS RGB565), and compares QEMU screendumps with tests/ref (tests/vm/vm_run.py):
-# conformance scenes and the `make demo` dashboard (tests/ref/demo_dashboard.png).
+# conformance scenes and the `make demo` dashboard (tests/ref/demo_dashboard.png). The *-gbm cases
+# (helper gbm) run the GLES backend on llvmpipe presenting through GBM + EGL on the same two KMS
+# drivers, from a second initramfs that holds Mesa (skipped by name when the host lacks Mesa).
 # Ends with "N passed, N failed".
 #
 # usage: tools/vm_display_test.sh [BUILD_DIR [CASE...]]   BUILD_DIR: a BOARD=host build (build/host)
-# Packages (tools/deps host): qemu-system-x86 busybox-static kmod cpio libdrm-dev python3. The
+# Packages (tools/deps host): qemu-system-x86 busybox-static kmod cpio libdrm-dev python3, and for
+# the *-gbm cases libegl-mesa0 libgbm1 libgles2 libgl1-mesa-dri (Mesa's EGL, GBM, GLES, DRI). The
 # kernel is the linux-image package that linux-image-amd64 depends on, fetched with
 # `apt-get download` and unpacked (never installed) into BUILD_DIR/vm/kernel on the first run.
 set -eu
@@ -22,7 +25,8 @@ done
 
 # 1. The guest program, linked statically from the host board's objects.
 make --no-print-directory -j"$(nproc)" -f Makefile -f tests/vm/vm.mk O="$B" BOARD=host \
-    "$B/tests/vm_display_test" >"$W/build.log" 2>&1 || { cat "$W/build.log"; fail "build failed"; }
+    "$B/tests/vm_display_test" "$B/tests/vm_display_test_dyn" >"$W/build.log" 2>&1 ||
+    { cat "$W/build.log"; fail "build failed"; }
 
 # 2. The kernel, unpacked once: vmlinuz, the DRM and virtio modules are all the guest needs.
 K=$W/kernel
@@ -56,7 +60,44 @@ for drv in bochs cirrus virtio cirrusfb; do
 done
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$W/initrd.gz"
 
+# 3b. (helper gbm) The GLES initramfs: the same root plus the dynamically linked program, the
+# loader, and Mesa as the host has it: glvnd's libEGL with Mesa's vendor library and json, libgbm,
+# libGLESv2, libglapi, the kms_swrast DRI driver (Mesa's choice for bochs-drm and cirrus-drm:
+# dumb buffers, llvmpipe), SPIRV-Cross (the GLES backend's) and the ldd closure of all of them, LLVM 15 included (~205 MB). Left
+# uncompressed: the guest copies it instead of inflating ~60 MB under TCG.
+MA=$(cc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+L=/usr/lib/$MA
+MESA="$L/libEGL.so.1 $L/libEGL_mesa.so.0 $L/libgbm.so.1 $L/libGLESv2.so.2 $L/libglapi.so.0 $L/dri/kms_swrast_dri.so
+      $L/libspirv-cross-c-shared.so.0"   # the last: emgpu's GLES backend dlopens it (SPIR-V to GLSL ES)
+JSON=/usr/share/glvnd/egl_vendor.d/50_mesa.json
+SKIP=
+for f in $MESA $JSON; do
+    [ -e "$f" ] && continue
+    echo "vm_display_test: SKIP bochs-gbm cirrus-gbm: $f is missing (sh tools/deps host)"
+    SKIP="--skip bochs-gbm --skip cirrus-gbm"
+    break
+done
+if [ -z "$SKIP" ]; then
+    G=$W/root-gles
+    rm -rf "$G"; cp -a "$R" "$G"
+    mkdir -p "$G/usr/lib/$MA/dri" "$G/lib64" "$G/usr/share/glvnd/egl_vendor.d"
+    ln -s usr/lib "$G/lib"
+    strip -o "$G/vm_display_test_dyn" "$B/tests/vm_display_test_dyn"
+    cp "$JSON" "$G/usr/share/glvnd/egl_vendor.d/"
+    for f in $MESA; do cp -L "$f" "$G/usr/lib/$MA/${f#$L/}"; done
+    ln -s kms_swrast_dri.so "$G/usr/lib/$MA/dri/swrast_dri.so"
+    for f in "$B/tests/vm_display_test_dyn" $MESA; do ldd "$f"; done |
+        awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print "LD " $1 }' | sort -u |
+        while read -r a b; do
+            if [ "$a" = LD ]; then cp -L "$b" "$G/lib64/"; else
+                [ -e "$G/usr/lib/$MA/${a##*/}" ] || cp -L "$a" "$G/usr/lib/$MA/"; fi
+        done
+    (cd "$G" && find . | cpio -o -H newc --quiet) > "$W/initrd-gles.cpio"
+    rm -rf "$G"
+fi
+
 # 4. Boot, capture, compare.
 jobs=$(nproc); [ "$jobs" -gt 4 ] && jobs=4
+# shellcheck disable=SC2086   # $SKIP: zero or more words
 exec python3 tests/vm/vm_run.py --kernel "$K/boot/vmlinuz-$KV" --initrd "$W/initrd.gz" \
-    --ref tests/ref --out "$W/out" --jobs "$jobs" "$@"
+    --initrd-gles "$W/initrd-gles.cpio" $SKIP --ref tests/ref --out "$W/out" --jobs "$jobs" "$@"

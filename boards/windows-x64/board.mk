@@ -9,7 +9,8 @@ EXE := .exe
 # and __USE_MINGW_ANSI_STDIO gives the tests' stdio C99 conversions (%zu, %hhu).
 CFLAGS_BOARD := -D_WIN32_WINNT=0x0A00 -DWIN32_LEAN_AND_MEAN -DCOBJMACROS -D__USE_MINGW_ANSI_STDIO=1
 # Static libgcc: the .exe needs no mingw DLL next to it under wine or on a real Windows box.
-# D3D12/DXGI/D3DCompiler are loaded at run time (LoadLibrary), never linked; only their GUIDs
+# D3D12/DXGI are loaded at run time (LoadLibrary), never linked (shaders are DXBC from the
+# TPF emitter, no run-time compiler DLL); only their GUIDs
 # are defined in hal/d3d12/d3d_guids.c.
 LDFLAGS_BOARD := -static-libgcc -Wl,--gc-sections
 LDLIBS_BOARD :=

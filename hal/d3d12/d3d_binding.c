@@ -1,9 +1,9 @@
 /* hal/d3d12 binding model: shader-visible descriptor heaps, root signatures from pipeline layouts, bind groups as descriptor tables.
  *
- * Register mapping (what SPIRV-Cross writes for HLSL shader model 5.1): WebGPU group g is register
- * space g and binding b is register number b of the binding's class: uniform buffers b (CBV),
- * read-only storage buffers and sampled textures t (SRV), storage buffers and storage textures u
- * (UAV; SPIRV-Cross writes RW resources even for read-only storage textures), samplers s.
+ * Register mapping (hal/d3d12/d3d_tpf.h, shader model 5.1): WebGPU group g is register space g
+ * and binding b is register number b of the binding's class: uniform buffers b (CBV), read-only
+ * storage buffers and sampled textures t (SRV), storage buffers and storage textures u (UAV),
+ * samplers s. Every root signature ends with the emitter's sysvals root constants.
  *
  * Root signature of a pipeline layout: per group, one CBV/SRV/UAV descriptor table (its
  * non-dynamic buffers and textures, one range per binding in binding order) and one sampler
@@ -19,9 +19,10 @@
 #if EMGPU_HAL_D3D12
 
 #include "hal/d3d12/d3d_internal.h"
+#include "hal/d3d12/d3d_tpf.h"
 #include "kernel/api/bind_group_layout.h"
 
-#define MAX_PARAMS (2u * EMGPU_MAX_BIND_GROUPS_PER_LAYOUT + 16u)
+#define MAX_PARAMS (2u * EMGPU_MAX_BIND_GROUPS_PER_LAYOUT + EG_CMD_MAX_DYNAMIC_OFFSETS + 1u)   /* + sysvals */
 #define MAX_RANGES (EMGPU_MAX_BIND_GROUPS_PER_LAYOUT * EMGPU_MAX_BINDINGS_PER_GROUP)
 
 static const struct { D3D12_DESCRIPTOR_HEAP_TYPE type; uint32_t count; const char *knob; } gpu_kinds[2] = {
@@ -111,7 +112,7 @@ static uint8_t add_dynamic(rs_build_t *b, const eg_bind_group_layout_t *bgl, uin
     uint8_t first = EG_D3D_NO_PARAM;
     for (uint32_t i = 0; i < bgl->entry_count; i++) {
         const eg_bgl_entry_t *e = &bgl->entries[i];
-        if (!is_dynamic(e) || b->np >= MAX_PARAMS) continue;
+        if (!is_dynamic(e) || b->np >= MAX_PARAMS - 1u) continue;   /* the sysvals come last */
         D3D12_ROOT_PARAMETER *p = &b->params[b->np];
         D3D12_DESCRIPTOR_RANGE_TYPE t = range_type(e);
         p->ParameterType = t == D3D12_DESCRIPTOR_RANGE_TYPE_CBV ? D3D12_ROOT_PARAMETER_TYPE_CBV
@@ -140,6 +141,15 @@ eg_status_t eg_d3d_pipeline_layout_create(eg_hal_device_t *dev, eg_pipeline_layo
         l->sampler_param[g] = add_table(&b, bgl, g, true);
         l->dynamic_param[g] = add_dynamic(&b, bgl, g);
     }
+    /* Last: the system values' constant buffer (hal/d3d12/d3d_tpf.h). A root CBV rather than
+     * root constants: vkd3d 1.6 executes no command signature with more than one argument, so
+     * indirect commands cannot set root constants there (d3d_record.c). */
+    D3D12_ROOT_PARAMETER *sv = &b.params[b.np];
+    sv->ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+    sv->Descriptor.ShaderRegister = EG_D3D_TPF_SYSVALS_REGISTER;
+    sv->Descriptor.RegisterSpace = EG_D3D_TPF_SYSVALS_SPACE;
+    sv->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+    l->sysvals_param = (uint8_t)b.np++;
     D3D12_ROOT_SIGNATURE_DESC rd = { b.np, b.params, 0, NULL,
                                      D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT };
     ID3DBlob *blob = NULL, *err = NULL;
@@ -222,8 +232,11 @@ static uint32_t take_range(eg_hal_device_t *dev, uint32_t kind, uint32_t count)
 {
     uint64_t off;
     if (count == 0) return 0;
-    eg_range_status_t st = eg_d3d_fault_hit("shader-visible descriptors") ? EG_RANGE_NO_SPACE
-                         : eg_range_alloc_alloc(&dev->gpu_ranges[kind], count, 1, &off);
+    /* An injected device removal here stands for the device going away meanwhile. */
+    bool fault = eg_d3d_fault_hit("shader-visible descriptors");
+    if (fault && eg_d3d_check(dev, eg_d3d_fault_result(), "shader-visible descriptors") == EG_STATUS_DEVICE_LOST)
+        return UINT32_MAX;
+    eg_range_status_t st = fault ? EG_RANGE_NO_SPACE : eg_range_alloc_alloc(&dev->gpu_ranges[kind], count, 1, &off);
     if (st != EG_RANGE_OK) {
         if (st == EG_RANGE_NO_RECORDS)
             eg_d3d_knob_exhausted("bind group records", "EMGPU_D3D12_BIND_GROUP_RECORDS", EMGPU_D3D12_BIND_GROUP_RECORDS);

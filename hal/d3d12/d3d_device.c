@@ -340,6 +340,7 @@ void eg_d3d_device_close(eg_hal_device_t *dev)
     eg_d3d_staging_fini(dev);
     eg_d3d_ring_fini(dev);
     eg_d3d_gpu_heaps_fini(dev);
+    eg_d3d_indirect_fini(dev);
     eg_d3d_desc_fini(dev);
     eg_d3d_memory_fini(dev);
     if (dev->info_queue) { eg_d3d_drain_messages(dev); ID3D12InfoQueue_Release(dev->info_queue); }

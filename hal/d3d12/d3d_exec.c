@@ -18,6 +18,7 @@ typedef struct rec_state {
     ID3D12GraphicsCommandList *cl;
     const eg_cmd_begin_render_pass_t *pass;
     D3D12_CPU_DESCRIPTOR_HANDLE rtv[EG_CMD_MAX_COLOR_ATTACHMENTS], dsv;
+    eg_d3d_draw_state_t draw;        /* pipelines and bindings (d3d_record.c) */
 } rec_state_t;
 
 static void copy_b2b(rec_state_t *s, const eg_cmd_copy_b2b_t *c)
@@ -170,9 +171,13 @@ static eg_status_t record_one(rec_state_t *s, const eg_cmd_header_t *h)
     case EG_CMD_COPY_TEXTURE_TO_BUFFER: copy_bt(s, (const void *)h, false); break;
     case EG_CMD_COPY_TEXTURE_TO_TEXTURE: copy_t2t(s, (const void *)h); break;
     case EG_CMD_CLEAR_BUFFER: clear_buffer(s, (const void *)h); break;
-    case EG_CMD_BEGIN_RENDER_PASS: begin_render_pass(s, (const void *)h); break;
+    case EG_CMD_BEGIN_RENDER_PASS:
+        eg_d3d_draw_state_reset(&s->draw);
+        begin_render_pass(s, (const void *)h);
+        break;
     case EG_CMD_END_RENDER_PASS: end_render_pass(s); break;
-    case EG_CMD_BEGIN_COMPUTE_PASS: case EG_CMD_END_COMPUTE_PASS: break;
+    case EG_CMD_BEGIN_COMPUTE_PASS: eg_d3d_draw_state_reset(&s->draw); break;
+    case EG_CMD_END_COMPUTE_PASS: break;
     case EG_CMD_SET_VIEWPORT: {
         const eg_cmd_set_viewport_t *v = (const void *)h;
         D3D12_VIEWPORT vp = { v->x, v->y, v->width, v->height, v->min_depth, v->max_depth };
@@ -196,9 +201,8 @@ static eg_status_t record_one(rec_state_t *s, const eg_cmd_header_t *h)
         break;
     case EG_CMD_PUSH_DEBUG_GROUP: case EG_CMD_POP_DEBUG_GROUP: case EG_CMD_INSERT_DEBUG_MARKER: break;
     default:
-        /* Pipelines, bind groups, vertex/index buffers, draws and dispatches: pipeline creation
-         * fails on this backend today (README), so a valid stream never carries them. */
-        return eg_d3d_record_pipeline_cmd(s->dev, s->cl, h);
+        /* Pipelines, bind groups, vertex/index buffers, draws and dispatches. */
+        return eg_d3d_record_pipeline_cmd(s->dev, s->cl, &s->draw, h);
     }
     return EG_STATUS_OK;
 }

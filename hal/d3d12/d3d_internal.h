@@ -9,7 +9,10 @@
  *                   completion, the ops table
  *   d3d_resource.c  formats, buffers (zeroed, mapped), textures (zeroed), views, samplers
  *   d3d_exec.c      command streams -> command lists, tracker transitions -> resource barriers
- *   d3d_pipeline.c  layouts, bind groups, shader modules, pipelines (see README: state)
+ *   d3d_binding.c   shader-visible heaps, root signatures, bind groups as descriptor tables
+ *   d3d_pipeline.c  shader stages lowered to DXBC (d3d_tpf.h), graphics/compute PSOs
+ *   d3d_pso.c       render pipeline state -> D3D12_GRAPHICS_PIPELINE_STATE_DESC
+ *   d3d_record.c    pipelines, bindings, draws/dispatches, sysvals, indirect (ExecuteIndirect)
  *   d3d_fault.c     fault injection at the HAL boundary (EMGPU_D3D12_FAULT_INJECTION)
  *
  * The COM C interfaces (COBJMACROS, set by the board) are used throughout. Methods that return a
@@ -40,6 +43,7 @@
 #include "kernel/api/shader_module.h"
 #include "kernel/api/render_pipeline.h"
 #include "kernel/api/compute_pipeline.h"
+#include "hal/d3d12/d3d_tpf.h"
 
 /* ---- loader (d3d_device.c) ---- */
 typedef HRESULT (WINAPI *eg_pfn_create_device)(IUnknown *, D3D_FEATURE_LEVEL, REFIID, void **);
@@ -139,6 +143,11 @@ typedef struct eg_d3d_chunk {
 
 #define EG_D3D_ZERO_BYTES (256u * 1024u)   /* zero-filled upload buffer for initialisation */
 
+/* Indirect command kinds (one command signature each, d3d_record.c). */
+typedef enum eg_d3d_indirect_kind {
+    EG_D3D_INDIRECT_DRAW = 0, EG_D3D_INDIRECT_DRAW_INDEXED, EG_D3D_INDIRECT_DISPATCH, EG_D3D_INDIRECT_KIND_COUNT
+} eg_d3d_indirect_kind_t;
+
 struct eg_hal_device {
     bool open;
     bool lost;
@@ -173,6 +182,17 @@ struct eg_hal_device {
     eg_range_alloc_t gpu_ranges[2];
     eg_range_block_t gpu_records[2][EMGPU_D3D12_BIND_GROUP_RECORDS];
     eg_d3d_alloc_t zero_alloc;
+    /* System values (d3d_record.c), each made on first use: direct draws' in a mapped upload
+     * buffer (EMGPU_D3D12_SYSVALS_BYTES per ring slot), indirect commands' copied GPU-side with
+     * their arguments into a default-heap buffer (EMGPU_D3D12_INDIRECT_SCRATCH_BYTES per slot),
+     * executed through one command signature per kind. */
+    ID3D12Resource *sysvals, *indirect;
+    eg_d3d_alloc_t sysvals_alloc, indirect_alloc;
+    uint8_t *sysvals_host;
+    uint32_t sysvals_used_B, indirect_used_B;     /* in the current slot's regions */
+    uint32_t sysvals_last[EG_D3D_TPF_SYSVALS_DWORDS];   /* the last record written in this slot */
+    uint32_t indirect_state, indirect_epoch;
+    ID3D12CommandSignature *indirect_sig[EG_D3D_INDIRECT_KIND_COUNT];
 };
 
 /* ---- per-object records in eg_hal_priv_t ---- */
@@ -198,15 +218,26 @@ typedef struct eg_d3d_sampler { uint32_t slot; } eg_d3d_sampler_t;
 /* A bind group: its descriptor tables in the shader-visible heaps (base + 1; 0: none). */
 typedef struct eg_d3d_bind_group { uint32_t views, view_count, samplers, sampler_count; } eg_d3d_bind_group_t;
 /* A pipeline layout: its root signature and the root parameter of each group's tables and first
- * dynamic buffer (EG_D3D_NO_PARAM: none). */
+ * dynamic buffer (EG_D3D_NO_PARAM: none), and of the sysvals constant buffer (always the last
+ * parameter: a root CBV, d3d_record.c says why). */
 #define EG_D3D_NO_PARAM 0xFFu
 typedef struct eg_d3d_layout {
     ID3D12RootSignature *root;
     uint8_t view_param[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
     uint8_t sampler_param[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
     uint8_t dynamic_param[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
+    uint8_t sysvals_param;
 } eg_d3d_layout_t;
 _Static_assert(sizeof(eg_d3d_layout_t) <= sizeof(eg_hal_priv_t), "eg_d3d_layout_t fits the priv words");
+/* A render or compute pipeline: its PSO; render pipelines with a strip topology and no
+ * stripIndexFormat get a second PSO for 32-bit indices (the strip cut value is PSO state, and
+ * WebGPU restarts strips at the bound index format's maximum). */
+typedef struct eg_d3d_pipeline {
+    ID3D12PipelineState *pso;
+    ID3D12PipelineState *pso_u32;       /* NULL unless needed (then pso is the 16-bit one) */
+    uint32_t topology;                  /* D3D_PRIMITIVE_TOPOLOGY */
+} eg_d3d_pipeline_t;
+_Static_assert(sizeof(eg_d3d_pipeline_t) <= sizeof(eg_hal_priv_t), "eg_d3d_pipeline_t fits the priv words");
 
 _Static_assert(sizeof(eg_d3d_buffer_t) <= sizeof(eg_hal_priv_t), "eg_d3d_buffer_t fits the priv words");
 _Static_assert(sizeof(eg_d3d_texture_t) <= sizeof(eg_hal_priv_t), "eg_d3d_texture_t fits the priv words");
@@ -321,9 +352,6 @@ void eg_d3d_buffer_use(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_b
 void eg_d3d_copy_buffer_texture(ID3D12GraphicsCommandList *cl, ID3D12Resource *buffer, eg_texture_t *tex,
                                 const eg_buffer_layout_t *layout, const eg_texel_region_t *region, bool to_texture);
 
-/* d3d_shader.c: the stage's entry point as DXBC (SPIR-V -> HLSL 5.1 -> D3DCompile); on failure
- * the reason is given to eg_hal_error_detail. */
-eg_status_t eg_d3d_shader_compile(const eg_stage_t *st, eg_shader_stage_t stage, ID3DBlob **out);
 
 /* d3d_binding.c: shader-visible heaps, root signatures, bind groups as descriptor tables */
 eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev);
@@ -344,9 +372,39 @@ eg_status_t eg_d3d_render_pipeline_create(eg_hal_device_t *dev, eg_render_pipeli
 void eg_d3d_render_pipeline_destroy(eg_hal_device_t *dev, eg_render_pipeline_t *rp);
 eg_status_t eg_d3d_compute_pipeline_create(eg_hal_device_t *dev, eg_compute_pipeline_t *cp);
 void eg_d3d_compute_pipeline_destroy(eg_hal_device_t *dev, eg_compute_pipeline_t *cp);
+
+/* d3d_pso.c: WebGPU render pipeline state -> a graphics PSO description (shaders filled by the
+ * caller); the input layout lives in `elems`. */
+void eg_d3d_graphics_desc(const eg_render_pipeline_t *rp, D3D12_GRAPHICS_PIPELINE_STATE_DESC *d,
+                          D3D12_INPUT_ELEMENT_DESC elems[EMGPU_MAX_VERTEX_ATTRIBUTES]);
+uint32_t eg_d3d_topology(WGPUPrimitiveTopology t);
+
+/* d3d_record.c: pipeline-dependent commands. The state of one stream's recording: WebGPU sets
+ * bind groups and vertex buffers independently of the pipeline, D3D12 binds them through the
+ * root signature and the pipeline's strides, so they are (re)applied before each draw. */
+typedef struct eg_d3d_draw_state {
+    bool heaps_set;                          /* SetDescriptorHeaps done in this list */
+    bool compute;
+    const eg_render_pipeline_t *rp;
+    const eg_compute_pipeline_t *cp;
+    const eg_pipeline_layout_t *layout;      /* whose root signature is set (NULL: none) */
+    const eg_cmd_set_bind_group_t *groups[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
+    uint32_t group_dirty;                    /* bit per group */
+    const eg_cmd_set_buffer_t *vb[EMGPU_MAX_VERTEX_BUFFERS];
+    uint32_t vb_dirty;                       /* bit per slot */
+    const eg_cmd_set_buffer_t *ib;
+    bool ib_dirty;
+    ID3D12PipelineState *pso;                /* set in the list */
+} eg_d3d_draw_state_t;
+/** Forgets what a pass bound (a new pass starts with nothing bound); keeps heaps_set. */
+void eg_d3d_draw_state_reset(eg_d3d_draw_state_t *ds);
 /** Records a pipeline-dependent command (pipelines, bind groups, vertex/index buffers, draws,
- *  dispatches). */
-eg_status_t eg_d3d_record_pipeline_cmd(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, const eg_cmd_header_t *h);
+ *  dispatches, indirect ones through ExecuteIndirect). */
+eg_status_t eg_d3d_record_pipeline_cmd(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds,
+                                       const eg_cmd_header_t *h);
+/** Starts a slot's use of the sysvals and indirect regions (d3d_queue.c, before recording). */
+static inline void eg_d3d_indirect_begin(eg_hal_device_t *dev) { dev->indirect_used_B = dev->sysvals_used_B = 0; }
+void eg_d3d_indirect_fini(eg_hal_device_t *dev);
 
 /* d3d_queue.c */
 eg_status_t eg_d3d_queue_write_buffer(eg_hal_device_t *dev, eg_buffer_t *buf, uint64_t offset_B,

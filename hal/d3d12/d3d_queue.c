@@ -170,6 +170,7 @@ static eg_status_t record_main(eg_hal_device_t *dev, const eg_hal_submit_t *sub,
     HRESULT hr = EG_D3D_CALL("ID3D12GraphicsCommandList::Reset", ID3D12GraphicsCommandList_Reset(s->main, s->alloc, NULL));
     if (FAILED(hr)) return eg_d3d_check(dev, hr, "ID3D12GraphicsCommandList::Reset");
     eg_status_t st = EG_STATUS_OK;
+    eg_d3d_indirect_begin(dev);   /* the slot was waited for: its indirect scratch is free */
     for (uint32_t i = 0; i < sub->stream_count && st == EG_STATUS_OK; i++)
         st = eg_d3d_record_stream(dev, s->main, sub->streams[i], barriers_only);
     hr = EG_D3D_CALL_AFTER("ID3D12GraphicsCommandList::Close", ID3D12GraphicsCommandList_Close(s->main));

@@ -23,8 +23,10 @@
  * descriptors instead of table entries; the shader cannot tell).
  *
  * SYSTEM VALUES that D3D does not provide the WebGPU way live in one constant buffer,
- * EG_D3D_TPF_SYSVALS_REGISTER in EG_D3D_TPF_SYSVALS_SPACE, that every root signature ends with
- * as EG_D3D_TPF_SYSVALS_DWORDS root constants (set before each draw/dispatch):
+ * EG_D3D_TPF_SYSVALS_REGISTER in EG_D3D_TPF_SYSVALS_SPACE, of EG_D3D_TPF_SYSVALS_DWORDS dwords
+ * (one 16-byte row), that every root signature ends with as a root CBV (set before each
+ * draw/dispatch; not root constants: vkd3d 1.6 cannot set those from indirect arguments,
+ * d3d_record.c):
  *   vertex:  dword 0 = first vertex (draw) / base vertex (drawIndexed), dword 1 = first instance.
  *            SV_VertexID / SV_InstanceID start at 0 in D3D12; WebGPU's vertex_index and
  *            instance_index include these bases, so the emitter adds them.

@@ -8,7 +8,8 @@
  * make their contexts there, because an EGL window surface only works with contexts of its own
  * EGLDisplay (gl_surface_window.c). Device work still runs surfaceless. The X11 EGL display is
  * terminated after the probe and when its last device closes, so the application may then
- * XCloseDisplay. GBM/KMS would be one more display of that kind (EGL_PLATFORM_GBM_KHR).
+ * XCloseDisplay. GBM/KMS (helper gbm) is one more display of that kind: EGL_PLATFORM_GBM_KHR on a
+ * gbm_device of a DRM surface's card fd (gl_gbm.c), kept and terminated the same way.
  *
  * Context. GLES 3.1 is asked for first, then 3.0 (or 3.0 only with EMGPU_GLES_FORCE_30=1 or
  * eg_gl_force_es30()). On 3.0 there is no compute, no storage buffers or textures and no
@@ -35,6 +36,7 @@ typedef struct gl_display {
 
 static gl_display_t g_head = { EGL_NO_DISPLAY, false, NULL, 0 };
 static gl_display_t g_x11 = { EGL_NO_DISPLAY, false, NULL, 0 };
+static gl_display_t g_gbm = { EGL_NO_DISPLAY, false, NULL, 0 };   /* helper gbm: native = the card's eg_port_drm_t */
 static bool g_dpy_tried;
 static const char *g_dpy_why;
 static int g_force30 = -1;          /* -1: read the environment; 0/1: set by eg_gl_force_es30 */
@@ -64,6 +66,8 @@ static bool has_ext(const char *list, const char *name)
     }
     return false;
 }
+
+bool eg_gl_has_ext(const char *list, const char *name) { return has_ext(list, name); }
 
 /* EGL_EXT_platform_device: the first hardware device, else the first one (Mesa's software). */
 static EGLDisplay open_device_platform(void)
@@ -145,7 +149,7 @@ static EGLContext create_context(const gl_display_t *d, int minor)
     if (!eg_gl.egl.BindAPI(EGL_OPENGL_ES_API)) return EGL_NO_CONTEXT;
     EGLConfig cfg = (EGLConfig)0;
     if (!d->no_config && d->native) {
-        cfg = eg_gl_window_config(d->dpy);
+        cfg = d == &g_gbm ? eg_gl_gbm_config(d->dpy) : eg_gl_window_config(d->dpy);
         if (!cfg) return EGL_NO_CONTEXT;
     } else if (!d->no_config) {
         const EGLint ca[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
@@ -383,9 +387,74 @@ static bool x11_open(void *native, const char **why)
     return true;
 }
 
+/* ---- helper gbm: the GBM display on a KMS surface's card (gl_gbm.c), kept like the X11 one ---- */
+
+static bool gbm_up(void)
+{
+    EGLint major = 0, minor = 0;
+    if (g_gbm.devices > 0) return true;
+    return eg_gl.egl.Initialize(g_gbm.dpy, &major, &minor) == EGL_TRUE;
+}
+
+static void gbm_down(void)
+{
+    if (g_gbm.devices > 0 || g_gbm.dpy == EGL_NO_DISPLAY) return;
+    eg_gl.egl.Terminate(g_gbm.dpy);
+    g_gbm.dpy = EGL_NO_DISPLAY;
+    eg_gl_gbm_display_release();
+}
+
+/* One card at a time; drm is the surface's open output (its fd is the DRM master). */
+static bool gbm_open(void *drm, const char **why)
+{
+    if (g_gbm.dpy != EGL_NO_DISPLAY && g_gbm.native == drm) return gbm_up();
+    if (g_gbm.devices > 0) {
+        *why = "devices on another KMS card are still open (one card at a time)";
+        return false;
+    }
+    gbm_down();
+    EGLDisplay d = eg_gl_gbm_display(drm, why);
+    g_gbm.dpy = d;
+    g_gbm.native = drm;
+    if (d == EGL_NO_DISPLAY || !gbm_up()) {
+        if (d != EGL_NO_DISPLAY) *why = "eglInitialize of the GBM display failed (no DRI driver for the card?)";
+        g_gbm.dpy = EGL_NO_DISPLAY;
+        g_gbm.native = NULL;
+        eg_gl_gbm_display_release();
+        return false;
+    }
+    const char *dext = eg_gl.egl.QueryString(d, EGL_EXTENSIONS);
+    g_gbm.no_config = has_ext(dext, "EGL_KHR_no_config_context");
+    if (!has_ext(dext, "EGL_KHR_surfaceless_context")) {
+        *why = "the GBM EGL display lacks EGL_KHR_surfaceless_context";
+        gbm_down();
+        return false;
+    }
+    return true;
+}
+
+static eg_status_t gbm_probe(const eg_hal_window_t *win, eg_device_info_t *info)
+{
+    const char *why = NULL;
+    if (!gbm_open(win->drm, &why) || !eg_gl_shader_library_load(&why)) {
+        eg_log(EG_LOG_INFO, "gles: no adapter on the KMS surface's card (GBM): %s; its devices "
+               "present by copy into the dumb buffers", why);
+        return EG_STATUS_UNAVAILABLE;
+    }
+    eg_status_t st = probe_on(&g_gbm, !force30(), info);
+    if (st == EG_STATUS_OK) {
+        info->ordinal = EG_GL_ORDINAL_GBM;
+        eg_log(EG_LOG_INFO, "gles: adapter bound to the KMS card (EGL_PLATFORM_GBM_KHR, %s): its devices "
+               "present natively through a gbm_surface", info->device);
+    }
+    gbm_down();
+    return st;
+}
+
 static eg_status_t gles_probe_window(const eg_hal_window_t *win, eg_device_info_t *info)
 {
     const char *why = NULL;
+    if (win->drm) return gbm_probe(win, info);
     if (!win->display || !x11_open(win->display, &why) || !eg_gl_shader_library_load(&why)) {
         eg_log(EG_LOG_INFO, "gles: no adapter on the window's X11 display: %s",
                why ? why : "no Display *");
@@ -430,12 +499,17 @@ static eg_status_t gles_device_open(const eg_device_info_t *info, eg_hal_device_
     const char *e = eg_port_getenv("EMGPU_GLES_DEBUG");
     eg_gl_debug = EMGPU_DEBUG || (e && e[0] == '1');
     bool x11 = info->ordinal == EG_GL_ORDINAL_X11;
+    bool gbm = info->ordinal == EG_GL_ORDINAL_GBM;   /* helper gbm */
     const char *why = NULL;
     if (x11 && !x11_open(g_x11.native, &why)) {   /* terminated since the probe: initialise again */
         eg_log(EG_LOG_ERROR, "gles: the adapter's X11 EGL display cannot be opened again: %s", why);
         return EG_STATUS_DEVICE_LOST;
     }
-    const gl_display_t *disp = x11 ? &g_x11 : &g_head;
+    if (gbm && !gbm_open(g_gbm.native, &why)) {
+        eg_log(EG_LOG_ERROR, "gles: the adapter's GBM EGL display cannot be opened again: %s", why);
+        return EG_STATUS_DEVICE_LOST;
+    }
+    const gl_display_t *disp = x11 ? &g_x11 : gbm ? &g_gbm : &g_head;
     for (uint32_t i = 0; i < EG_ARRAY_LEN(g_devices); i++) {
         eg_hal_device_t *d = &g_devices[i];
         if (d->open) continue;
@@ -443,21 +517,26 @@ static eg_status_t gles_device_open(const eg_device_info_t *info, eg_hal_device_
         bool want31 = info->limits.maxComputeInvocationsPerWorkgroup > 0;
         d->dpy = disp->dpy;
         d->x11 = x11;
+        d->gbm = gbm;
         d->win_cfg = x11 && !disp->no_config ? eg_gl_window_config(disp->dpy) : (EGLConfig)0;
+        if (gbm) d->win_cfg = eg_gl_gbm_config(disp->dpy);   /* the surface's format: always needed */
         d->ctx = create_best_context(disp, want31, &d->es31);
         if (d->ctx == EGL_NO_CONTEXT) {
             if (x11) x11_down();
+            if (gbm) gbm_down();
             return EG_STATUS_DEVICE_LOST;
         }
         d->info = info;
         d->open = true;
         if (x11) g_x11.devices++;
+        if (gbm) g_gbm.devices++;
         eg_gl_begin(d);
         init_gl_state(d);
         *out = d;
         return EG_STATUS_OK;
     }
     if (x11) x11_down();
+    if (gbm) gbm_down();
     return EG_STATUS_OUT_OF_MEMORY;
 }
 
@@ -478,6 +557,7 @@ static void gles_device_close(eg_hal_device_t *dev)
     eg_gl.egl.DestroyContext(dev->dpy, dev->ctx);
     dev->open = false;
     if (dev->x11 && g_x11.devices > 0 && --g_x11.devices == 0) x11_down();
+    if (dev->gbm && g_gbm.devices > 0 && --g_gbm.devices == 0) gbm_down();
 }
 
 /* ---- completion: one fence per submission in a ring ---- */

@@ -174,6 +174,7 @@ struct eg_hal_device {
     EGLDisplay dpy;               /* helper egl: headless, or the X11 display (EG_GL_ORDINAL_X11) */
     EGLConfig  win_cfg;           /* helper egl: config of window surfaces (0: any, no_config) */
     bool       x11;               /* helper egl: dpy is the X11 display: window surfaces work */
+    bool       gbm;               /* helper gbm: dpy is the GBM display of a KMS surface's card */
     const eg_device_info_t *info;
     GLuint     vao;
     GLuint     fbo_read, fbo_draw;    /* scratch framebuffers for copies and resolves */
@@ -195,6 +196,37 @@ struct eg_hal_device {
 void *eg_gl_x11_native(void);
 /** An EGL config for window surfaces on dpy (8-bit RGB, no alpha first); 0 when none. */
 EGLConfig eg_gl_window_config(EGLDisplay dpy);
+
+/* ---- helper gbm (session 4): adapters bound to a KMS output's card (gl_gbm.c) ----
+ * RequestAdapter with compatibleSurface set to a WGPUEmgpuSurfaceSourceDrm surface probes with
+ * this ordinal: the devices make their contexts on an EGL display of the GBM platform over a
+ * gbm_device of that surface's card fd, and present through gbm_surfaces and page flips. */
+#define EG_GL_ORDINAL_GBM 2u
+struct eg_port_drm;
+typedef struct eg_gl_gbm_chain eg_gl_gbm_chain_t;
+/** True when the space-separated list holds name (gl_device.c). */
+bool eg_gl_has_ext(const char *list, const char *name);
+/** The GBM EGL display (not initialised) on a gbm_device of drm's card fd; EGL_NO_DISPLAY with
+ *  *why when libgbm, the platform or the device is missing. One card at a time. */
+EGLDisplay eg_gl_gbm_display(const struct eg_port_drm *drm, const char **why);
+/** Destroys the gbm_device (after eglTerminate of its display). */
+void eg_gl_gbm_display_release(void);
+/** A window config of dpy whose EGL_NATIVE_VISUAL_ID is the output's format; 0 when none. */
+EGLConfig eg_gl_gbm_config(EGLDisplay dpy);
+eg_status_t eg_gl_gbm_caps(const eg_device_info_t *info, const eg_hal_window_t *win, eg_hal_window_caps_t *caps);
+/** A gbm_surface of the mode's size (*native_window) and its scan-out state; NULL (HAL error
+ *  detail or log) when the configuration is larger than the mode or GBM refuses. */
+eg_gl_gbm_chain_t *eg_gl_gbm_chain_create(struct eg_port_drm *drm, const eg_hal_window_config_t *cfg,
+                                          void **native_window);
+/** eglCreatePlatformWindowSurfaceEXT on the gbm_surface; EGL_NO_SURFACE when unavailable. */
+EGLSurface eg_gl_gbm_window_surface(EGLDisplay dpy, EGLConfig config, void *native_window);
+/** After eglSwapBuffers: locks the front buffer, shows it, releases the one shown before.
+ *  Returns an eg_hal_frame_status_t. */
+uint32_t eg_gl_gbm_flip(eg_gl_gbm_chain_t *c);
+/** Gives the CRTC back to the dumb buffer and drops the framebuffers (before the EGL surface
+ *  is destroyed); eg_gl_gbm_chain_destroy (after it) frees the gbm_surface. */
+void eg_gl_gbm_chain_stop(eg_gl_gbm_chain_t *c);
+void eg_gl_gbm_chain_destroy(eg_gl_gbm_chain_t *c);
 
 /** Makes dev's context current on this thread (no-op when it already is). */
 void eg_gl_begin(eg_hal_device_t *dev);

@@ -17,9 +17,10 @@
  * EGL_MIN/MAX_SWAP_INTERVAL; under Xvfb both show at once). Formats: BGRA8Unorm (stored as RGBA
  * by this backend) and RGBA8Unorm; no sRGB (a blit from an sRGB texture would decode it).
  *
- * The same code serves any EGL platform with window surfaces: for GBM/KMS, probe_window would open
- * EGL_PLATFORM_GBM_KHR on a gbm_device and the window would be a gbm_surface, with the page flip
- * (gbm_surface_lock_front_buffer + drmModePageFlip) after eglSwapBuffers (docs/displays.md).
+ * The same code serves KMS outputs (helper gbm): for a device of an adapter bound to a card
+ * (EG_GL_ORDINAL_GBM) the window is a gbm_surface (gl_gbm.c), and Present follows the swap with
+ * the scan-out of the front buffer (eg_gl_gbm_flip). Parts of the mode outside a smaller frame
+ * are cleared to black, so the screen shows nothing left over from an earlier configuration.
  */
 #include "config/emgpu_config.h"
 
@@ -49,6 +50,7 @@ struct eg_hal_swapchain {
     bool used;
     EGLSurface surface;
     EGLint interval;
+    eg_gl_gbm_chain_t *gbm;       /* helper gbm: a KMS output's gbm_surface, else NULL */
 };
 
 static struct eg_hal_swapchain chains[EMGPU_MAX_SURFACES];
@@ -76,6 +78,7 @@ static bool load_fns(void)
 eg_status_t eg_gl_window_caps(const eg_device_info_t *info, const eg_hal_window_t *win, eg_hal_window_caps_t *caps);
 eg_status_t eg_gl_window_caps(const eg_device_info_t *info, const eg_hal_window_t *win, eg_hal_window_caps_t *caps)
 {
+    if (win->drm) return eg_gl_gbm_caps(info, win, caps);
     if (info->ordinal != EG_GL_ORDINAL_X11 || !win->display || win->display != eg_gl_x11_native() ||
         !load_fns())
         return EG_STATUS_UNAVAILABLE;
@@ -110,8 +113,35 @@ static void destroy_surface(eg_hal_device_t *dev, struct eg_hal_swapchain *c)
     eg_gl_begin(dev);
     eg_gl.Finish();   /* no blit into it may still be pending */
     make_surfaceless(dev);
+    eg_gl_gbm_chain_stop(c->gbm);   /* scan-out ends before Mesa frees the surface's buffers */
     ew.destroy_surface(dev->dpy, c->surface);
     c->surface = EGL_NO_SURFACE;
+    eg_gl_gbm_chain_destroy(c->gbm);
+    c->gbm = NULL;
+}
+
+/* helper gbm: a gbm_surface for the KMS output and an EGL window surface on it. */
+static EGLSurface create_gbm_surface(eg_hal_device_t *dev, const eg_hal_window_t *win,
+                                     const eg_hal_window_config_t *cfg, struct eg_hal_swapchain *c)
+{
+    void *native = NULL;
+    EGLConfig config = dev->win_cfg;
+    if (!config) {
+        eg_hal_error_detail(WGPUErrorType_Internal, EG_E_HAL_INTERNAL, "the GBM EGL display has no window "
+                            "config whose EGL_NATIVE_VISUAL_ID is the output's format");
+        return EGL_NO_SURFACE;
+    }
+    c->gbm = eg_gl_gbm_chain_create(win->drm, cfg, &native);
+    if (!c->gbm) return EGL_NO_SURFACE;
+    EGLSurface s = eg_gl_gbm_window_surface(dev->dpy, config, native);
+    if (s == EGL_NO_SURFACE) s = ew.create_window_surface(dev->dpy, config, (EGLNativeWindowType)(uintptr_t)native, NULL);
+    if (s == EGL_NO_SURFACE) {
+        eg_hal_error_detail(WGPUErrorType_Internal, EG_E_HAL_INTERNAL, "the EGL window surface on the "
+                            "gbm_surface failed (EGL error 0x%x)", (unsigned)eg_gl.egl.GetError());
+        eg_gl_gbm_chain_destroy(c->gbm);
+        c->gbm = NULL;
+    }
+    return s;
 }
 
 /* The window surface is made afresh at each Configure: EGL allows one window surface per native
@@ -121,7 +151,9 @@ eg_status_t eg_gl_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *
 eg_status_t eg_gl_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *win,
                                    const eg_hal_window_config_t *cfg, struct eg_hal_swapchain **sc)
 {
-    if (!dev->x11 || win->display != eg_gl_x11_native() || !load_fns()) return EG_STATUS_UNAVAILABLE;
+    bool gbm = win->drm && dev->gbm;   /* helper gbm */
+    if (!gbm && (!dev->x11 || win->display != eg_gl_x11_native())) return EG_STATUS_UNAVAILABLE;
+    if (!load_fns()) return EG_STATUS_UNAVAILABLE;
     struct eg_hal_swapchain *c = *sc;
     for (uint32_t i = 0; !c && i < EG_ARRAY_LEN(chains); i++)
         if (!chains[i].used) c = &chains[i];
@@ -133,8 +165,16 @@ eg_status_t eg_gl_window_configure(eg_hal_device_t *dev, const eg_hal_window_t *
     destroy_surface(dev, c);
     c->used = true;
     EGLConfig config = dev->win_cfg ? dev->win_cfg : eg_gl_window_config(dev->dpy);
-    c->surface = config ? ew.create_window_surface(dev->dpy, config, (EGLNativeWindowType)(uintptr_t)win->window, NULL)
-                        : EGL_NO_SURFACE;
+    if (gbm)
+        c->surface = create_gbm_surface(dev, win, cfg, c);
+    else
+        c->surface = config ? ew.create_window_surface(dev->dpy, config, (EGLNativeWindowType)(uintptr_t)win->window, NULL)
+                            : EGL_NO_SURFACE;
+    if (c->surface == EGL_NO_SURFACE && gbm) {
+        c->used = false;
+        *sc = NULL;
+        return EG_STATUS_UNAVAILABLE;
+    }
     if (c->surface == EGL_NO_SURFACE) {
         eg_log(EG_LOG_ERROR, "gles: eglCreateWindowSurface for X11 window 0x%llx failed (EGL error 0x%x)",
                (unsigned long long)win->window, (unsigned)eg_gl.egl.GetError());
@@ -205,6 +245,10 @@ uint32_t eg_gl_window_present(eg_hal_device_t *dev, struct eg_hal_swapchain *sc,
     /* Blits obey the scissor test; passes set it (and the masks) again when they begin. */
     eg_gl.Disable(GL_SCISSOR_TEST);
     eg_gl.ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    if (sc->gbm) {   /* the buffer may hold an older frame of another size */
+        static const GLfloat black[4] = { 0, 0, 0, 1 };
+        eg_gl.ClearBufferfv(GL_COLOR, 0, black);
+    }
     /* Destination rows win_h-1 (the window's top) down to win_h-h: the y flip. */
     eg_gl.BlitFramebuffer(0, 0, w, h, 0, win_h, w, win_h - h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     eg_gl.FramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
@@ -215,6 +259,10 @@ uint32_t eg_gl_window_present(eg_hal_device_t *dev, struct eg_hal_swapchain *sc,
     if (!swapped) {
         eg_log(EG_LOG_ERROR, "gles: eglSwapBuffers failed (EGL error 0x%x)", (unsigned)err);
         return swap_status(err);
+    }
+    if (sc->gbm) {   /* helper gbm: scan the new front buffer out */
+        uint32_t r = eg_gl_gbm_flip(sc->gbm);
+        if (r != EG_HAL_FRAME_OPTIMAL) return r;
     }
     return blit_ok ? EG_HAL_FRAME_OPTIMAL : EG_HAL_FRAME_OUT_OF_MEMORY;
 }

@@ -18,6 +18,7 @@ _Static_assert(VB >= 16 && VB % EG_SOFT_LANES == 0 && VB <= 4096, "EMGPU_SOFT_VE
 /* Batch memory (static: no allocation while drawing). */
 static eg_soft_vtx_t vstore[VB];
 static uint32_t slot_vid[VB];
+static uint32_t slot_inst[VB];             /* instance of each slot: a batch spans instances */
 static uint16_t hash_tab[HASH_N];          /* slot + 1, 0 = empty */
 static uint16_t prim_slots[VB][3];
 static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices each */
@@ -27,7 +28,7 @@ static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices ea
 typedef struct batch {
     const eg_soft_pass_state_t *ps;
     const struct eg_soft_raster_pipeline *rs;
-    uint32_t instance;                    /* instance_index (firstInstance included) */
+    uint32_t instance;                    /* instance_index being assembled (firstInstance included) */
     uint32_t nslots, nprims, verts_per_prim;
     float planes[7][5];                   /* clip planes: a x + b y + c z + d w + e >= 0 */
     uint32_t nplanes;
@@ -35,7 +36,7 @@ typedef struct batch {
 
 /* ---- vertex shading ---- */
 
-static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid)
+static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid, uint32_t instance)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
     const eg_render_pipeline_t *rp = rs->rp;
@@ -43,7 +44,7 @@ static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid)
         const eg_soft_attrib_t *a = &rs->attribs[i];
         const eg_vertex_buffer_t *vb = &rp->vertex_buffers[a->slot];
         const eg_soft_vbuf_t *buf = &b->ps->vbuf[a->slot];
-        uint32_t el = vb->step_mode == WGPUVertexStepMode_Instance ? b->instance : vid;
+        uint32_t el = vb->step_mode == WGPUVertexStepMode_Instance ? instance : vid;
         uint64_t off = (uint64_t)el * vb->stride_B + a->offset_B;
         uint32_t v[4] = { 0, 0, 0, 0x3F800000u };
         /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
@@ -63,9 +64,9 @@ static void shade_vertices(const batch_t *b)
         inv.in = vs_in;
         inv.out = vs_out;
         for (uint32_t l = 0; l < n; l++) {
-            fetch_attribs(b, l, slot_vid[base + l]);
+            fetch_attribs(b, l, slot_vid[base + l], slot_inst[base + l]);
             inv.vertex_index.u[l] = slot_vid[base + l];
-            inv.instance_index.u[l] = b->instance;
+            inv.instance_index.u[l] = slot_inst[base + l];
         }
         inv.active = (eg_soft_mask_t)((1u << n) - 1u);
         eg_soft_program_run(rs->vs, &b->ps->bound, &inv);
@@ -234,18 +235,21 @@ static void flush(batch_t *b)
     eg_memset(hash_tab, 0, sizeof hash_tab);
 }
 
-/* Post-transform cache: the batch slot of vertex id vid, inserted if new; VB+ when full. */
+/* Post-transform cache: the batch slot of (vertex id vid, the current instance), inserted if
+ * new; VB+ when full. Instances share batches (small instanced quads fill the VM's lanes); the
+ * shaded values depend only on (vid, instance), so the bytes are those of one batch each. */
 static uint32_t slot_of(batch_t *b, uint32_t vid)
 {
-    uint32_t h = (vid * 2654435761u) % HASH_N;
+    uint32_t h = (vid * 2654435761u ^ b->instance * 0x9E3779B9u) % HASH_N;
     for (;;) {
         uint32_t s = hash_tab[h];
         if (s == 0) break;
-        if (slot_vid[s - 1u] == vid) return s - 1u;
+        if (slot_vid[s - 1u] == vid && slot_inst[s - 1u] == b->instance) return s - 1u;
         h = (h + 1u) % HASH_N;
     }
     if (b->nslots == VB) return VB;
     slot_vid[b->nslots] = vid;
+    slot_inst[b->nslots] = b->instance;
     hash_tab[h] = (uint16_t)(b->nslots + 1u);
     return b->nslots++;
 }
@@ -331,7 +335,6 @@ static void draw_instance(batch_t *b, const eg_soft_draw_args_t *a)
         }
         nprim_in_strip++;
     }
-    flush(b);
 }
 
 /* Smallest integer >= v, for |v| < 2^31 (no libm). */
@@ -374,6 +377,7 @@ void eg_soft_draw(const eg_soft_pass_state_t *ps_in, const eg_soft_draw_args_t *
         b.instance = a->first_instance + inst;
         draw_instance(&b, a);
     }
+    flush(&b);
 }
 
 #endif /* EMGPU_HAL_SOFT */

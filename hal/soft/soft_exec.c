@@ -139,14 +139,28 @@ static uint32_t encode_color(const eg_format_info_t *fi, const WGPUColor *c, uin
 
 /* ---- subresource fills ---- */
 
+/* Clears run at memset/memcpy speed: a texel whose bytes are all equal is a memset; otherwise the
+ * first row is filled by doubling copies and every other row is a copy of it (rows are
+ * row_pitch_B apart and may be a damage rectangle's part of a wider row). */
 static void fill_layer(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B)
 {
     uint8_t *base = s->base + (size_t)layer * s->slice_pitch_B;
-    for (uint32_t y = 0; y < s->height_el; y++) {
-        uint8_t *row = base + (size_t)y * s->row_pitch_B;
-        for (uint32_t x = 0; x < s->width_el * (s->element_B / texel_B); x++)
-            eg_memcpy(row + (size_t)x * texel_B, texel, texel_B);
+    size_t row_B = (size_t)s->width_el * s->element_B;
+    if (!row_B || !s->height_el) return;
+    bool same = true;
+    for (uint32_t i = 1; i < texel_B; i++) same = same && texel[i] == texel[0];
+    if (same) {
+        if (row_B == s->row_pitch_B) { eg_memset(base, texel[0], row_B * s->height_el); return; }
+        for (uint32_t y = 0; y < s->height_el; y++) eg_memset(base + (size_t)y * s->row_pitch_B, texel[0], row_B);
+        return;
     }
+    eg_memcpy(base, texel, texel_B);
+    for (size_t done = texel_B; done < row_B;) {
+        size_t n = done < row_B - done ? done : row_B - done;
+        eg_memcpy(base + done, base, n);
+        done += n;
+    }
+    for (uint32_t y = 1; y < s->height_el; y++) eg_memcpy(base + (size_t)y * s->row_pitch_B, base, row_B);
 }
 
 /* (helper damage) Partial updates: a surface frame with a damage (soft_bin_band.h) is cleared,

@@ -195,6 +195,8 @@ void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     f.ps = ps;
     f.rs = ps->rs;
     f.t = t;
+    f.tex_state = 0;
+    f.tex_view = f.tex_sampler = NULL;
     if (!tri_setup(ps, t, &f.s, box)) return;
     /* The bounding box (already within the scissor), clipped to the worker's rectangle (its tile). */
     int64_t px0 = max64(box[0], w->clip_x0), px1 = min64(box[1], w->clip_x1);

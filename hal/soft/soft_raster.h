@@ -158,6 +158,11 @@ struct eg_soft_raster_pipeline {
     const void *native_user;
     /* EG_SOFT_BLEND_U8_* per target: the fused 8-bit blend (soft_raster_output.c), 0: general */
     uint8_t blend_fast[EG_SOFT_MAX_RT];
+    /* soft_raster_const.c (helper "raster", session 4): blocks whose outputs are constant skip
+     * the VM; NULL when the fragment program does not qualify */
+    struct eg_soft_const_prog *fs_const;
+    /* soft_raster_tex.c: one-texture programs sampled without the VM on the block path, or NULL */
+    struct eg_soft_tex_prog *fs_tex;
 };
 
 /** Fast paths on (default) or off: tests render the same draw both ways and compare bytes. */
@@ -165,6 +170,9 @@ extern bool eg_soft_raster_fast_paths;
 /** Blocks shaded without the VM (copy-class fragment programs) since start, summed over the
  *  workers: tests check the fast path really ran. */
 uint32_t eg_soft_raster_copy_blocks(void);
+/** Blocks shaded once because their outputs were constant (soft_raster_const.c), summed over
+ *  the workers: tests check the fast path really ran. */
+uint32_t eg_soft_raster_const_blocks(void);
 
 /* ---- dynamic state of a render pass ---- */
 
@@ -227,6 +235,9 @@ typedef struct eg_soft_worker {
     uint32_t span_px;                             /* pixels filled by the span path (soft_span.c) */
     uint32_t span_copy_px;                        /* of those, stored as texel copies (soft_span.c) */
     uint32_t span_skip_px;                        /* of those, left as they were: source alpha 0 */
+    uint32_t const_blocks;                        /* blocks shaded once (soft_raster_const.c) */
+    uint32_t tex_blocks;                          /* blocks sampled without the VM (soft_raster_tex.c) */
+    uint64_t in_uniform;                          /* io_in slots (loc * 4 + comp) equal in all lanes */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -259,6 +270,9 @@ typedef struct eg_soft_frag {
     float z[3], dzdx, dzdy, bias;
     const int32_t *sx, *sy;            /* sample positions, 1/256 px */
     uint32_t samples;
+    /* soft_raster_tex.c: 0 not looked at yet, 1 the bound texture qualifies, -1 it does not */
+    int32_t tex_state;
+    const void *tex_view, *tex_sampler;
 } eg_soft_frag_t;
 
 /** Depth plane and depth bias of f's triangle (after f->s is set up). */
@@ -300,5 +314,36 @@ void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t m
                        uint32_t fast);
 /** a <compare> b per WebGPU (a = the fragment's value, b = the stored value). */
 bool eg_soft_compare(uint32_t compare, float a, float b);
+
+/* ---- block-constant fragments (soft_raster_const.c, helper "raster", session 4) ---- */
+
+struct eg_soft_const_prog;
+/** Sets r->fs_const (soft heap) when r's fragment program may be evaluated per block over value
+ *  ranges (straight-line float arithmetic, output 0 only, no side effects); call after r->fs_copy
+ *  and r->alpha_to_coverage are set. OUT_OF_MEMORY only when the heap is exhausted. */
+eg_status_t eg_soft_const_create(struct eg_soft_raster_pipeline *r);
+void eg_soft_const_destroy(struct eg_soft_raster_pipeline *r);
+/** After the block's inputs are interpolated into w->io_in: true when every component of output
+ *  0 provably has the same bits in all lanes; then w->io_out[0] holds them (what the VM would
+ *  write). False: nothing written, run the VM. */
+bool eg_soft_const_block(const struct eg_soft_const_prog *cp, eg_soft_worker_t *w);
+/* ---- one-texture programs on the block path (soft_raster_tex.c, helper "raster", session 4) ---- */
+
+struct eg_soft_tex_prog;
+/** Sets r->fs_tex (soft heap) when r's fragment program is of the span class with a texture;
+ *  call after r->fs_copy. OUT_OF_MEMORY only when the heap is exhausted. */
+eg_status_t eg_soft_tex_create(struct eg_soft_raster_pipeline *r);
+void eg_soft_tex_destroy(struct eg_soft_raster_pipeline *r);
+/** Per triangle (cached in f): whether the bound view and sampler let the block path sample
+ *  without the VM (2D, one mip level, min filter == mag filter). */
+bool eg_soft_tex_prep(eg_soft_frag_t *f);
+/** f->w->io_out[0] = the program's outputs for the interpolated inputs in f->w->io_in, sampling
+ *  the lanes of `lanes`: the bits the VM would produce. */
+void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes);
+
+/** eg_soft_blend_u8 / eg_soft_blend_565 (per `fast`) for a src whose lanes all hold the same
+ *  value: the same bytes, computed once per distinct stored pixel run (soft_raster_output.c). */
+void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                         uint32_t fast);
 
 #endif /* EG_SOFT_RASTER_H */

@@ -489,6 +489,75 @@ void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t m
     }
 }
 
+/* ---- fused blend of a block-constant source (helper "raster", session 4) ---- */
+
+/* One channel of blend_u8_math for a source the same in every lane: sfs = clamp01(s) * sf and df
+ * are that function's per-lane values, computed once; the rest is its per-lane expression. */
+static inline uint32_t blend_chan(float sfs, float df, int32_t code, float unit, float max)
+{
+    float v = sfs + (float)code * unit * df;
+    float a = v > 0.0f ? v : 0.0f;
+    a = a < 1.0f ? a : 1.0f;
+    return (uint32_t)(int32_t)(a * max + 0.5f);
+}
+
+/* Per channel: clamp01(src) times the src factor, and the dst factor (blend_u8_math's choices). */
+static void const_factors(const eg_soft_vec4_t *src, uint32_t fast, float sfs[4], float df[4])
+{
+    float s[4];
+    for (uint32_t c = 0; c < 4u; c++) s[c] = clamp01(src->c[c].f[0]);
+    for (uint32_t c = 0; c < 4u; c++) {
+        bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+        bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+        sfs[c] = s[c] * (sa ? s[3] : 1.0f);
+        df[c] = inv ? 1.0f - s[3] : 0.0f;
+    }
+}
+
+/* eg_soft_blend_u8 / eg_soft_blend_565 when every lane of src holds the same value: the result
+ * is a function of the stored pixel alone, so runs of equal pixels (flat fills, gradients' rows)
+ * reuse the previous pixel's result. Same bytes as the block functions. */
+void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                         uint32_t fast)
+{
+    float sfs[4], df[4];
+    const_factors(src, fast, sfs, df);
+    uint32_t last_in = 0, last_out = 0;
+    bool have = false;
+    if (fast & EG_SOFT_BLEND_U8_565) {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            if (!(mask >> l & 1u)) continue;
+            uint8_t *p = lane_ptr(t, blk, l);
+            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+            if (!have || v != last_in) {
+                last_in = v;
+                last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
+                           blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
+                           blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+                have = true;
+            }
+            p[0] = (uint8_t)last_out;
+            p[1] = (uint8_t)(last_out >> 8);
+        }
+        return;
+    }
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (!have || v != last_in) {
+            last_in = v;
+            uint8_t o[4];
+            for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
+            last_out = (uint32_t)o[0] | (uint32_t)o[1] << 8 | (uint32_t)o[2] << 16 | (uint32_t)o[3] << 24;
+            have = true;
+        }
+        p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); p[2] = (uint8_t)(last_out >> 16); p[3] = (uint8_t)(last_out >> 24);
+    }
+}
+
 /* ---- depth / stencil primitives ---- */
 
 bool eg_soft_compare(uint32_t compare, float a, float b)

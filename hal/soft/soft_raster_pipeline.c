@@ -164,7 +164,11 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
     r->early_z = !r->fsi || (!r->fsi->writes_depth && !r->fsi->may_discard && !fs->writes_sample_mask &&
                              !r->fsi->has_side_effects && !r->alpha_to_coverage);
     eg_status_t st = eg_soft_span_pipe_create(r);
+    if (st == EG_STATUS_OK) st = eg_soft_const_create(r);
+    if (st == EG_STATUS_OK) st = eg_soft_tex_create(r);
     if (st != EG_STATUS_OK) {
+        eg_soft_const_destroy(r);
+        eg_soft_span_pipe_destroy(r);
         eg_soft_heap_free(r);
         return st;
     }
@@ -176,6 +180,8 @@ void eg_soft_raster_pipeline_destroy(struct eg_soft_raster_pipeline *r)
 {
     if (!r) return;
     eg_soft_span_pipe_destroy(r);
+    eg_soft_const_destroy(r);
+    eg_soft_tex_destroy(r);
     eg_soft_heap_free(r);
 }
 

@@ -20,6 +20,14 @@ static inline eg_soft_mask_t quad_expand(eg_soft_mask_t m)
 
 /* ---- depth / stencil on one block ---- */
 
+/* 4-byte copies the compiler turns into one load/store (eg_memcpy is a call per lane). */
+static inline void cp4(void *dst, const void *src)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
+}
+
 /* Lanes where a[l] <compare> b[l]: the switch runs once per block, the loops are branch-free. */
 static eg_soft_mask_t compare_mask(uint32_t compare, const float *a, const float *b)
 {
@@ -63,7 +71,7 @@ static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const 
             if (!(cov[s] >> l & 1u)) continue;
             const uint8_t *p = blk + (size_t)(l >> 2) * d->row_pitch_B + (size_t)(l & 3u) * d->elem_B + (size_t)s * d->block_B;
             if (d16) st[l] = (float)((uint32_t)p[0] | (uint32_t)p[1] << 8);
-            else eg_memcpy(&st[l], p, 4);
+            else cp4(&st[l], p);
         }
         cov[s] &= compare_mask(rs->depth_compare, z, st);
         if (!dw) continue;
@@ -71,7 +79,7 @@ static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const 
             if (!(cov[s] >> l & 1u)) continue;
             uint8_t *p = blk + (size_t)(l >> 2) * d->row_pitch_B + (size_t)(l & 3u) * d->elem_B + (size_t)s * d->block_B;
             if (d16) { uint32_t q = (uint32_t)z[l]; p[0] = (uint8_t)q; p[1] = (uint8_t)(q >> 8); }
-            else eg_memcpy(p, &z[l], 4);
+            else cp4(p, &z[l]);
         }
     }
 }
@@ -117,12 +125,12 @@ static void ds_test(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const flo
                     z = (float)q;
                     stored = (float)((uint32_t)dp[0] | (uint32_t)dp[1] << 8);
                 } else {
-                    eg_memcpy(&stored, dp, 4);
+                    cp4(&stored, dp);
                 }
                 pass = eg_soft_compare(rs->depth_compare, z, stored);
                 if (pass && dw) {
                     if (d16) { dp[0] = (uint8_t)q; dp[1] = (uint8_t)(q >> 8); }
-                    else eg_memcpy(dp, &z, 4);
+                    else cp4(dp, &z);
                 }
                 nsv = eg_soft_stencil_op(pass ? face->pass : face->depth_fail, sv, ref);
             } else {
@@ -173,26 +181,60 @@ static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary
     }
 }
 
+static inline bool finite_nonzero(float v)
+{
+    union { float f; uint32_t u; } c = { v };
+    return (c.u & 0x7f800000u) != 0x7f800000u && (c.u & 0x7fffffffu) != 0u;
+}
+
+/* Whether all 16 perspective weights of both vertices are finite (far helper lanes may not be). */
+static bool persp_finite(const bary_t *b)
+{
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        union { float f; uint32_t u; } x = { b->p[0][l] }, y = { b->p[1][l] };
+        bad |= ((x.u & 0x7f800000u) == 0x7f800000u) | ((y.u & 0x7f800000u) == 0x7f800000u);
+    }
+    return bad == 0u;
+}
+
+/* Also records in w->in_uniform the input slots whose 16 lanes hold the same bits: flat inputs,
+ * and inputs equal at the three vertices (a0 != 0 finite) with finite weights in every lane
+ * (linear weights always are; perspective ones are checked): a0 + w1 * 0 + w2 * 0 adds two
+ * zeros to a nonzero a0, which gives a0 exactly, so those lanes are set to a0 directly. */
 static void interpolate(const eg_soft_frag_t *f, const bary_t *b)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_tri_t *t = f->t;
+    int32_t pfin = -1;   /* persp_finite, computed when first needed */
+    uint64_t uni = 0;
     for (uint32_t j = 0; j < rs->nvary; j++) {
         float *dst = f->w->io_in[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
+        uint64_t slot = (uint64_t)1 << (rs->vary_loc[j] * 4u + rs->vary_comp[j]);
         if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) {
             float v = t->prov->var[j];
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = v;
+            uni |= slot;
             continue;
         }
         const float (*w)[EG_SOFT_LANES] = rs->vary_interp[j] == EG_SOFT_INTERP_LINEAR ? b->l : b->p;
         float a0 = t->v[0]->var[j], d1 = t->v[1]->var[j] - a0, d2 = t->v[2]->var[j] - a0;
+        if (d1 == 0.0f && d2 == 0.0f && finite_nonzero(a0) && eg_soft_raster_fast_paths &&
+            (rs->vary_interp[j] == EG_SOFT_INTERP_LINEAR || (pfin < 0 ? (pfin = persp_finite(b)) : pfin))) {
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0;
+            uni |= slot;
+            continue;
+        }
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0 + w[0][l] * d1 + w[1][l] * d2;
     }
+    f->w->in_uniform = uni;
 }
 
 /* ---- color output ---- */
 
-static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+/* uniform: output 0 holds the same value in every lane (block-constant path). */
+static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES],
+                         bool uniform)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_fb_t *fb = f->ps->fb;
@@ -204,7 +246,9 @@ static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, cons
         for (uint32_t s = 0; s < f->samples; s++) {
             if (!cov[s]) continue;
             if (rs->blend_fast[i] && eg_soft_raster_fast_paths) {
-                if (rs->blend_fast[i] & EG_SOFT_BLEND_U8_565)
+                if (uniform && i == 0u)
+                    eg_soft_blend_const(t, blk + (size_t)s * t->block_B, cov[s], &f->w->io_out[i], rs->blend_fast[i]);
+                else if (rs->blend_fast[i] & EG_SOFT_BLEND_U8_565)
                     eg_soft_blend_565(t, blk + (size_t)s * t->block_B, cov[s], &f->w->io_out[i], rs->blend_fast[i]);
                 else
                     eg_soft_blend_u8(t, blk + (size_t)s * t->block_B, cov[s], &f->w->io_out[i], rs->blend_fast[i]);
@@ -271,7 +315,24 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         f->w->copy_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
         if (!rs->early_z) ds_test(f, bx, by, zc, cov);
-        write_colors(f, bx, by, cov);
+        write_colors(f, bx, by, cov, false);
+        return;
+    }
+    if (rs->fs_const && eg_soft_raster_fast_paths && !rs->native_fs && eg_soft_const_block(rs->fs_const, f->w)) {
+        /* the VM's output in every lane, no lane killed: its commit below with alive = pix */
+        f->w->const_blocks++;
+        for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
+        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        write_colors(f, bx, by, cov, true);
+        return;
+    }
+    if (rs->fs_tex && eg_soft_raster_fast_paths && !rs->native_fs && eg_soft_tex_prep(f)) {
+        /* the VM's outputs; no lane killed: its commit below with alive = pix */
+        eg_soft_tex_block(f, lanes);
+        f->w->tex_blocks++;
+        for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
+        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        write_colors(f, bx, by, cov, false);
         return;
     }
     eg_soft_invocation_t inv;
@@ -317,7 +378,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
             cov[s] &= keep;
         }
     if (!rs->early_z) ds_test(f, bx, by, zc, cov);
-    write_colors(f, bx, by, cov);
+    write_colors(f, bx, by, cov, false);
 }
 
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])

@@ -37,6 +37,7 @@
 
 #include "hal/soft/soft_span.h"
 #include "hal/soft/soft_texel.h"
+#include "hal/soft/soft_vm_simd.h"
 #include "kernel/api/texture.h"
 
 /* ---- scalar helpers shared by both paths ---- */
@@ -75,7 +76,7 @@ static inline int32_t wrap_i(int32_t i, int32_t n, uint32_t mode)
 /* One axis of one level: texel indices i0, i1 and the weight of i1 in 1/256 units. */
 typedef struct axis { int32_t i0, i1; uint32_t w1; } axis_t;
 
-static inline void axis_setup(float u, int32_t n, int32_t off, uint32_t mode, bool linear, axis_t *a)
+static EG_ALWAYS_INLINE void axis_setup(float u, int32_t n, int32_t off, uint32_t mode, bool linear, axis_t *a)
 {
     if (mode == ADDR_REPEAT) u = fract_period(u, 1.0f);
     else if (mode == ADDR_MIRROR) u = fract_period(u, 2.0f);
@@ -450,8 +451,7 @@ static fast_fmt_t fast_format(const sctx_t *c, const eg_soft_sample_op_t *op)
 {
     const WGPUSamplerDescriptor *sd = &op->sampler->desc;
     if (c->dim != WGPUTextureViewDimension_2D || c->mips != 1 || op->compare || op->offset ||
-        c->addr[0] != ADDR_CLAMP || c->addr[1] != ADDR_CLAMP || c->tex->sample_count != 1 ||
-        sd->magFilter != sd->minFilter)
+        c->tex->sample_count != 1 || sd->magFilter != sd->minFilter)
         return FAST_NONE;
     switch (c->fmt) {
     case WGPUTextureFormat_RGBA8Unorm: return FAST_RGBA8;
@@ -480,7 +480,7 @@ static inline void fast_decode(fast_fmt_t f, const uint8_t *p, float o[4])
 
 /* Inlined into each call site of eg_soft_sample with constant (f, linear), so every loop is
  * specialised and carries no format or filter switch. */
-static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_soft_subres_t *s,
+static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s,
                                const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
 {
     const uint8_t *base = s->base;
@@ -489,8 +489,8 @@ static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_sof
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
         if (!(mask >> l & 1u)) continue;
         axis_t ax, ay;
-        axis_setup(u[l], w, 0, ADDR_CLAMP, linear, &ax);
-        axis_setup(v[l], h, 0, ADDR_CLAMP, linear, &ay);
+        axis_setup(u[l], w, 0, mu, linear, &ax);
+        axis_setup(v[l], h, 0, mv, linear, &ay);
         const uint8_t *r0 = base + (size_t)ay.i0 * pitch, *r1 = base + (size_t)ay.i1 * pitch;
         float t[4], acc[4];
         if (!linear) {
@@ -521,23 +521,33 @@ static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, const eg_sof
 
 /* ---- entry ---- */
 
-/* One specialised loop per (format, filter): the switch runs once per call. */
-static void fast_dispatch(fast_fmt_t f, bool linear, const eg_soft_subres_t *s, const float *u, const float *v,
-                          eg_soft_mask_t mask, eg_soft_vec4_t *out)
+/* One specialised loop per (format, filter) for clamp-to-edge (UI): the switch runs once per
+ * call. Repeat / mirror (textured meshes) share one loop per filter: axis_setup is the general
+ * path's, so the texels and weights are the same whatever the mode. */
+static void fast_dispatch(fast_fmt_t f, bool linear, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s,
+                          const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
 {
+    if (mu != ADDR_CLAMP || mv != ADDR_CLAMP) {
+        if (linear && f == FAST_RGBA8 && mu == ADDR_REPEAT && mv == ADDR_REPEAT)
+            fast_sample(FAST_RGBA8, true, ADDR_REPEAT, ADDR_REPEAT, s, u, v, mask, out);
+        else if (linear && f == FAST_RGBA8) fast_sample(FAST_RGBA8, true, mu, mv, s, u, v, mask, out);
+        else if (linear) fast_sample(f, true, mu, mv, s, u, v, mask, out);
+        else fast_sample(f, false, mu, mv, s, u, v, mask, out);
+        return;
+    }
     if (linear) {
         switch (f) {
-        case FAST_RGBA8: fast_sample(FAST_RGBA8, true, s, u, v, mask, out); return;
-        case FAST_BGRA8: fast_sample(FAST_BGRA8, true, s, u, v, mask, out); return;
-        case FAST_R8:    fast_sample(FAST_R8, true, s, u, v, mask, out); return;
-        default:         fast_sample(FAST_RGB565, true, s, u, v, mask, out); return;
+        case FAST_RGBA8: fast_sample(FAST_RGBA8, true, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
+        case FAST_BGRA8: fast_sample(FAST_BGRA8, true, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
+        case FAST_R8:    fast_sample(FAST_R8, true, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
+        default:         fast_sample(FAST_RGB565, true, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
         }
     }
     switch (f) {
-    case FAST_RGBA8: fast_sample(FAST_RGBA8, false, s, u, v, mask, out); return;
-    case FAST_BGRA8: fast_sample(FAST_BGRA8, false, s, u, v, mask, out); return;
-    case FAST_R8:    fast_sample(FAST_R8, false, s, u, v, mask, out); return;
-    default:         fast_sample(FAST_RGB565, false, s, u, v, mask, out); return;
+    case FAST_RGBA8: fast_sample(FAST_RGBA8, false, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
+    case FAST_BGRA8: fast_sample(FAST_BGRA8, false, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
+    case FAST_R8:    fast_sample(FAST_R8, false, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
+    default:         fast_sample(FAST_RGB565, false, ADDR_CLAMP, ADDR_CLAMP, s, u, v, mask, out); return;
     }
 }
 
@@ -559,8 +569,8 @@ EG_HOT void eg_soft_sample(const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
     if (f != FAST_NONE) {
         eg_soft_subres_t s;
         fast_level(&c, &s);
-        fast_dispatch(f, op->sampler->desc.magFilter == WGPUFilterMode_Linear, &s, op->coord[0]->f,
-                      op->coord[1]->f, op->mask, out);
+        fast_dispatch(f, op->sampler->desc.magFilter == WGPUFilterMode_Linear, c.addr[0], c.addr[1], &s,
+                      op->coord[0]->f, op->coord[1]->f, op->mask, out);
         return;
     }
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
@@ -582,7 +592,7 @@ bool eg_soft_sample2d_prep(const eg_texture_view_t *view, const eg_sampler_t *sm
     sctx_t c;
     ctx_init(&c, &op);
     fast_fmt_t f = c.mips && c.layers ? fast_format(&c, &op) : FAST_NONE;
-    if (f == FAST_NONE) return false;
+    if (f == FAST_NONE || c.addr[0] != ADDR_CLAMP || c.addr[1] != ADDR_CLAMP) return false;   /* offsets: clamp */
     fast_level(&c, &p->s);
     p->fmt = (uint8_t)f;
     p->linear = smp->desc.magFilter == WGPUFilterMode_Linear;
@@ -593,7 +603,7 @@ bool eg_soft_sample2d_prep(const eg_texture_view_t *view, const eg_sampler_t *sm
 void eg_soft_sample2d(const eg_soft_sample2d_t *p, const float *u, const float *v, eg_soft_mask_t mask,
                       eg_soft_vec4_t *out)
 {
-    fast_dispatch((fast_fmt_t)p->fmt, p->linear, &p->s, u, v, mask, out);
+    fast_dispatch((fast_fmt_t)p->fmt, p->linear, ADDR_CLAMP, ADDR_CLAMP, &p->s, u, v, mask, out);
 }
 
 /* The texel each of lanes [0, n) takes with nearest filtering, as a byte offset from p->s.base.
@@ -610,13 +620,53 @@ static EG_ALWAYS_INLINE int32_t nearest_clamp_index(float u, float fn, float hi,
     return i < last ? i : last;
 }
 
+#if VM_SIMD
+static inline vf_t vsel_f(vu_t m, vf_t a, vf_t b)   /* m ? a : b, bitwise */
+{
+    vu_t ua, ub;
+    __builtin_memcpy(&ua, &a, 16);
+    __builtin_memcpy(&ub, &b, 16);
+    ua = (ua & m) | (ub & ~m);
+    __builtin_memcpy(&a, &ua, 16);
+    return a;
+}
+
+static EG_ALWAYS_INLINE vi_t nearest_clamp_index4(vf_t u, vf_t fn, vf_t hi, vi_t last, vf_t zero, vf_t m17, vf_t k256)
+{
+    vf_t x = u * fn + zero - zero;
+    x = vsel_f((vu_t)(x > m17), vsel_f((vu_t)(x < hi), x, hi), m17);
+    vf_t t = x * k256;
+    t = vsel_f((vu_t)(t > zero), t, zero);
+    vi_t i = __builtin_convertvector(t, vi_t) >> 8;
+    vi_t m = (vi_t)(i < last);
+    return (i & m) | (last & ~m);
+}
+#endif
+
 void eg_soft_sample2d_offsets(const eg_soft_sample2d_t *p, const float *u, const float *v, uint32_t n,
                               uint32_t *off)
 {
     int32_t w = (int32_t)p->s.width_el, h = (int32_t)p->s.height_el;
     float fw = (float)w, fh = (float)h, hw = (float)(2 * w) + 16.0f, hh = (float)(2 * h) + 16.0f;
     uint32_t pitch = p->s.row_pitch_B, el = p->s.element_B;
-    for (uint32_t l = 0; l < n; l++) {
+    uint32_t l = 0;
+#if VM_SIMD
+    /* nearest_clamp_index 4 lanes at a time: the same operations and selects per lane */
+    const vf_t zero = { 0, 0, 0, 0 }, m17 = { -17.0f, -17.0f, -17.0f, -17.0f }, k256 = { 256.0f, 256.0f, 256.0f, 256.0f };
+    const vf_t vfw = { fw, fw, fw, fw }, vfh = { fh, fh, fh, fh }, vhw = { hw, hw, hw, hw }, vhh = { hh, hh, hh, hh };
+    const vi_t lw = { w - 1, w - 1, w - 1, w - 1 }, lh = { h - 1, h - 1, h - 1, h - 1 };
+    const vu_t vp = { pitch, pitch, pitch, pitch }, ve = { el, el, el, el };
+    for (; l + 4u <= n; l += 4) {
+        vf_t x, y;
+        VLOAD(x, u + l);
+        VLOAD(y, v + l);
+        vi_t ix = nearest_clamp_index4(x, vfw, vhw, lw, zero, m17, k256);
+        vi_t iy = nearest_clamp_index4(y, vfh, vhh, lh, zero, m17, k256);
+        vu_t o = (vu_t)iy * vp + (vu_t)ix * ve;
+        VSTORE(off + l, o);
+    }
+#endif
+    for (; l < n; l++) {
         uint32_t ix = (uint32_t)nearest_clamp_index(u[l], fw, hw, w - 1);
         uint32_t iy = (uint32_t)nearest_clamp_index(v[l], fh, hh, h - 1);
         off[l] = iy * pitch + ix * el;

@@ -74,23 +74,15 @@ static inline vf_t vclamp01(vf_t v)
 }
 #endif
 
-/* q[c][l] = (int32_t)(clamp01(v) * mx[c] + 0.5f): to_unorm8 / store_565's conversion. */
+#if !VM_SIMD
+/* q[c][l] = (int32_t)(clamp01(v) * mx[c] + 0.5f): to_unorm8 / store_565's conversion (the
+ * vector stores below do the same per lane). */
 static void quantize(const eg_soft_vec4_t *v, uint32_t n4, const float mx[4], int32_t q[4][EG_SOFT_LANES])
 {
-    for (uint32_t c = 0; c < 4u; c++) {
-#if VM_SIMD
-        vf_t m = vsplat(mx[c]), h = vsplat(0.5f);
-        for (uint32_t k = 0; k < n4; k += 4) {
-            vf_t x;
-            VLOAD(x, v->c[c].f + k);
-            vi_t r = __builtin_convertvector(vclamp01(x) * m + h, vi_t);
-            VSTORE(q[c] + k, r);
-        }
-#else
+    for (uint32_t c = 0; c < 4u; c++)
         for (uint32_t l = 0; l < n4; l++) q[c][l] = (int32_t)(clamp01(v->c[c].f[l]) * mx[c] + 0.5f);
-#endif
-    }
 }
+#endif
 
 /* dst = src * sf + dst * df per channel, factors as eg_soft_blend_block computes them; src is
  * clamped to [0, 1] first (unorm targets). Lanes [0, n4). */
@@ -141,18 +133,50 @@ static bool all_clear(const eg_soft_vec4_t *c, uint32_t n)
     return !any;
 }
 
+#if !VM_SIMD
 static const float max8[4] = { 255.0f, 255.0f, 255.0f, 255.0f }, max565[4] = { 31.0f, 63.0f, 31.0f, 1.0f };
+#endif
 
-#define DEF_STORE8(name, r, g, b)                                                                   \
-static uint32_t store_##name(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c) \
-{                                                                                                   \
-    (void)sp;                                                                                       \
+#if VM_SIMD
+/* quantize's conversion and the byte order of the store, 4 pixels per vector: the codes are
+ * 0..255 after the clamp, so OR-ing them shifted into place gives the bytes the scalar stores
+ * write (little-endian words: byte k is bits 8k..8k+7, as the memcpy below lays them out). */
+static EG_ALWAYS_INLINE void store8_simd(const eg_soft_vec4_t *c, uint8_t *px, uint32_t n, uint32_t sr, uint32_t sg,
+                                         uint32_t sb)
+{
+    vf_t m = vsplat(255.0f), h = vsplat(0.5f);
+    uint32_t words[EG_SOFT_LANES];
+    for (uint32_t k = 0; k < round4(n); k += 4) {
+        vf_t x[4];
+        vu_t q[4];
+        for (uint32_t ch = 0; ch < 4u; ch++) {
+            VLOAD(x[ch], c->c[ch].f + k);
+            q[ch] = (vu_t)__builtin_convertvector(vclamp01(x[ch]) * m + h, vi_t);
+        }
+        vu_t w = q[0] << sr | q[1] << sg | q[2] << sb | q[3] << 24;
+        VSTORE(words + k, w);
+    }
+    for (uint32_t i = 0; i < n; i++, px += 4) {
+        uint32_t w = words[i];
+        px[0] = (uint8_t)w; px[1] = (uint8_t)(w >> 8); px[2] = (uint8_t)(w >> 16); px[3] = (uint8_t)(w >> 24);
+    }
+}
+#define STORE8_BODY(r, g, b) store8_simd(c, px, n, 8u * (r), 8u * (g), 8u * (b));
+#else
+#define STORE8_BODY(r, g, b)                                                                        \
     int32_t q[4][EG_SOFT_LANES];                                                                    \
     quantize(c, round4(n), max8, q);                                                                \
     for (uint32_t i = 0; i < n; i++, px += 4) {                                                     \
         px[r] = (uint8_t)q[0][i]; px[g] = (uint8_t)q[1][i]; px[b] = (uint8_t)q[2][i];               \
         px[3] = (uint8_t)q[3][i];                                                                   \
-    }                                                                                               \
+    }
+#endif
+
+#define DEF_STORE8(name, r, g, b)                                                                   \
+static uint32_t store_##name(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c) \
+{                                                                                                   \
+    (void)sp;                                                                                       \
+    STORE8_BODY(r, g, b)                                                                            \
     return 0;                                                                                       \
 }                                                                                                   \
 static uint32_t store_##name##_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n,        \
@@ -176,6 +200,26 @@ DEF_STORE8(bgra8, 2, 1, 0)
 static uint32_t store_565(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c)
 {
     (void)sp;
+#if VM_SIMD
+    /* quantize's conversion of the three color channels and the packing, 4 pixels per vector */
+    uint32_t words[EG_SOFT_LANES];
+    vf_t h = vsplat(0.5f), m31 = vsplat(31.0f), m63 = vsplat(63.0f);
+    for (uint32_t k = 0; k < round4(n); k += 4) {
+        vf_t r, g, b;
+        VLOAD(r, c->c[0].f + k);
+        VLOAD(g, c->c[1].f + k);
+        VLOAD(b, c->c[2].f + k);
+        vu_t qr = (vu_t)__builtin_convertvector(vclamp01(r) * m31 + h, vi_t);
+        vu_t qg = (vu_t)__builtin_convertvector(vclamp01(g) * m63 + h, vi_t);
+        vu_t qb = (vu_t)__builtin_convertvector(vclamp01(b) * m31 + h, vi_t);
+        vu_t w = qr << 11 | qg << 5 | qb;
+        VSTORE(words + k, w);
+    }
+    for (uint32_t i = 0; i < n; i++, px += 2) {
+        px[0] = (uint8_t)words[i];
+        px[1] = (uint8_t)(words[i] >> 8);
+    }
+#else
     int32_t q[4][EG_SOFT_LANES];
     quantize(c, round4(n), max565, q);
     for (uint32_t i = 0; i < n; i++, px += 2) {
@@ -183,6 +227,7 @@ static uint32_t store_565(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n
         px[0] = (uint8_t)v;
         px[1] = (uint8_t)(v >> 8);
     }
+#endif
     return 0;
 }
 
@@ -248,10 +293,15 @@ static uint32_t texcopy_kind(WGPUTextureFormat target, WGPUTextureFormat texel)
 /* Pixels [0, n) of a row from the texels at p->s.base + off[i]. */
 static void texel_copy(uint32_t kind, const uint8_t *base, const uint32_t *off, uint8_t *px, uint32_t n)
 {
-    if (kind == 2u) {
-        for (uint32_t i = 0; i < n; i++) eg_memcpy(px + 2u * i, base + off[i], 2);
-    } else if (kind == 1u) {
-        for (uint32_t i = 0; i < n; i++) eg_memcpy(px + 4u * i, base + off[i], 4);
+    if (kind != 3u) {
+        /* the same bytes: runs of consecutive texels (a 1:1 blit's whole chunk) in one copy */
+        uint32_t bpp = kind == 2u ? 2u : 4u;
+        for (uint32_t i = 0; i < n;) {
+            uint32_t j = i + 1u;
+            while (j < n && off[j] == off[j - 1u] + bpp) j++;
+            eg_memcpy(px + bpp * i, base + off[i], (size_t)(j - i) * bpp);
+            i = j;
+        }
     } else {
         for (uint32_t i = 0; i < n; i++) {
             const uint8_t *t = base + off[i];
@@ -419,7 +469,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
     float fy = (float)(y & 3);
     int64_t r1 = s->B[1] * Y + s->C[1], r2 = s->B[2] * Y + s->C[2];
     /* the n4 <= 16 pixels touch at most 5 4x4 blocks: each block origin's values once, exactly */
-    float e1b[5], e2b[5];
+    float e1b[6], e2b[6];   /* [nb] is read (as the next block) but never selected */
     int64_t bx0 = x0 & ~(int64_t)3;
     uint32_t o = (uint32_t)(x0 & 3), nb = ((o + n4 - 1u) >> 2) + 1u;
     for (uint32_t j = 0; j < nb; j++) {
@@ -427,6 +477,65 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
         e1b[j] = (float)(s->A[1] * X + r1) * s->inv_area2;
         e2b[j] = (float)(s->A[2] * X + r2) * s->inv_area2;
     }
+    e1b[nb] = e2b[nb] = 0.0f;
+#if VM_SIMD
+    /* the same per-lane operations, 4 lanes at a time (IEEE per lane: the same bits) */
+    /* lanes i .. i + 3 (i a multiple of 4) are x offsets o .. o + 3 from block i / 4's origin:
+     * the first 4 - o in that block, the rest in the next one (mask), fx = (o + t) & 3 */
+    static const float fx_tab[4][4] = { { 0, 1, 2, 3 }, { 1, 2, 3, 0 }, { 2, 3, 0, 1 }, { 3, 0, 1, 2 } };
+    static const uint32_t next_tab[4][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, ~0u }, { 0, 0, ~0u, ~0u }, { 0, ~0u, ~0u, ~0u } };
+    vf_t fyv = vsplat(fy), d1x = vsplat(k->d1x), d1y = vsplat(k->d1y), d2x = vsplat(k->d2x), d2y = vsplat(k->d2y), fx;
+    vu_t nm;
+    VLOAD(fx, fx_tab[o]);
+    VLOAD(nm, next_tab[o]);
+    for (uint32_t i = 0; i < n4; i += 4) {
+        vf_t e1, e2, e1n = vsplat(e1b[(i >> 2) + 1u]), e2n = vsplat(e2b[(i >> 2) + 1u]);
+        e1 = vsplat(e1b[i >> 2]);
+        e2 = vsplat(e2b[i >> 2]);
+        vu_t u1, u1n, u2, u2n;
+        __builtin_memcpy(&u1, &e1, 16); __builtin_memcpy(&u1n, &e1n, 16);
+        __builtin_memcpy(&u2, &e2, 16); __builtin_memcpy(&u2n, &e2n, 16);
+        u1 = (u1n & nm) | (u1 & ~nm);
+        u2 = (u2n & nm) | (u2 & ~nm);
+        __builtin_memcpy(&e1, &u1, 16);
+        __builtin_memcpy(&e2, &u2, 16);
+        vf_t a = e1 + fx * d1x + fyv * d1y, b = e2 + fx * d2x + fyv * d2y;
+        VSTORE(l1 + i, a);
+        VSTORE(l2 + i, b);
+    }
+    if (sp->any_persp) {
+        vf_t one = vsplat(1.0f), iw0 = vsplat(k->iw0), iw1 = vsplat(k->iw1), iw2 = vsplat(k->iw2);
+        for (uint32_t i = 0; i < n4; i += 4) {
+            vf_t a, b;
+            VLOAD(a, l1 + i);
+            VLOAD(b, l2 + i);
+            vf_t l0 = one - a - b;
+            vf_t q0 = l0 * iw0, q1 = a * iw1, q2 = b * iw2;
+            vf_t w1 = q0 + q1 + q2;
+            vf_t r = one / w1;
+            vf_t x = q1 * r, z = q2 * r;
+            VSTORE(p1 + i, x);
+            VSTORE(p2 + i, z);
+        }
+    }
+    for (uint32_t v = 0; v < sp->nval; v++) {
+        float *dst = vals[v].f, a0 = k->a0[v], d1 = k->dv1[v], d2 = k->dv2[v];
+        vf_t va = vsplat(a0), vd1 = vsplat(d1), vd2 = vsplat(d2);
+        if (sp->interp[v] == EG_SOFT_INTERP_FLAT) {
+            for (uint32_t i = 0; i < n4; i += 4) VSTORE(dst + i, va);
+        } else {
+            const float *w1 = sp->interp[v] == EG_SOFT_INTERP_LINEAR ? l1 : p1;
+            const float *w2 = sp->interp[v] == EG_SOFT_INTERP_LINEAR ? l2 : p2;
+            for (uint32_t i = 0; i < n4; i += 4) {
+                vf_t a, b;
+                VLOAD(a, w1 + i);
+                VLOAD(b, w2 + i);
+                vf_t r = va + a * vd1 + b * vd2;
+                VSTORE(dst + i, r);
+            }
+        }
+    }
+#else
     for (uint32_t i = 0; i < n4; i++) {
         uint32_t j = (o + i) >> 2;
         float fx = (float)((o + i) & 3u);
@@ -452,6 +561,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
             for (uint32_t i = 0; i < n4; i++) dst[i] = a0 + w1[i] * d1 + w2[i] * d2;
         }
     }
+#endif
 }
 
 /* One output component source over lanes [0, n4). */

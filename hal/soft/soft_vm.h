@@ -155,6 +155,10 @@ void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_s
 void eg_vm_alu_scalar(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
                       const eg_soft_reg_t *c);
 
+/* soft_vm_vmath.c (where EMGPU_SOFT_SIMD): exp2, log2, exp, log, pow, sin, cos, tan over all
+ * lanes, the bits of the scalar functions below; false for any other op. */
+bool eg_vm_alu_vmath(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b);
+
 /* soft_vm_math.c: deterministic float math (same bits on every target: no libm). */
 float eg_vm_sqrtf(float x);
 /** The integer-only square root eg_vm_sqrtf uses where the target has no hardware one (tests

@@ -184,8 +184,24 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
     case EG_VM_FCLAMP: VCLAMP_ return true;
     case EG_VM_FABS: VU1_(x & 0x7fffffffu) return true;
     case EG_VM_FNEG: VU1_(x ^ 0x80000000u) return true;
+    case EG_VM_FSTEP: CH_ { vf_t x, y; vu_t r; VLOAD(x, a->f + k); VLOAD(y, b->f + k);
+                            r = ~(vu_t)(y < x) & 0x3f800000u; VSTORE(d->u + k, r); } return true;
+    case EG_VM_FSIGN: CH_ { vf_t x; vu_t r; VLOAD(x, a->f + k);
+                            r = ((vu_t)(x > 0.0f) & 0x3f800000u) | ((vu_t)(x < 0.0f) & 0xbf800000u);
+                            VSTORE(d->u + k, r); } return true;
+    case EG_VM_FSMOOTH: VSMOOTH_ return true;
+    case EG_VM_FMOD: CH_ { vf_t x, y, q; VLOAD(x, a->f + k); VLOAD(y, b->f + k); q = x / y; vm_vfloor(&q, &q);
+                           q = y * q; q = x - q; VSTORE(d->f + k, q); } return true;
+    case EG_VM_FREM: CH_ { vf_t x, y, q; vu_t tq; VLOAD(x, a->f + k); VLOAD(y, b->f + k); q = x / y;
+                           vm_vtrunc(&tq, &q); __builtin_memcpy(&q, &tq, VM_VB); q = y * q; q = x - q;
+                           VSTORE(d->f + k, q); } return true;
+    case EG_VM_FTRUNC: VTRUNC_ return true;
+    case EG_VM_FFLOOR: VFLOOR_ return true;
+    case EG_VM_FCEIL: VCEIL_ return true;
+    case EG_VM_FFRACT: VFRACT_ return true;
 #ifdef VM_SIMD_SQRT
     case EG_VM_FSQRT: VSQRT_ return true;
+    case EG_VM_FRSQRT: VSQRT_ CH_ { vf_t x; VLOAD(x, d->f + k); x = 1.0f / x; VSTORE(d->f + k, x); } return true;
 #endif
     default:
         return false;
@@ -198,7 +214,7 @@ void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_s
                const eg_soft_reg_t *c)
 {
 #if VM_SIMD
-    if (alu_simd(op, d, a, b, c)) return;
+    if (alu_simd(op, d, a, b, c) || eg_vm_alu_vmath(op, d, a, b)) return;
 #endif
     eg_vm_alu_scalar(op, d, a, b, c);
 }

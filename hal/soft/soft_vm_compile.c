@@ -576,8 +576,9 @@ static bool compile(vm_cc_t *cc)
     vm_emit(cc, EG_VM_END, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0);
     if (cc->failed) return false;
     vm_link_blocks(cc);
+    vm_optimize(cc, cc->vreg_n, true);
     if (!vm_regalloc(cc, &cc->prog->reg_count)) return false;
-    vm_optimize(cc);
+    vm_optimize(cc, cc->prog->reg_count, false);
     return true;
 }
 

@@ -99,8 +99,10 @@ bool vm_store(vm_cc_t *cc, const vm_ptr_t *p, const uint32_t *src, uint32_t n);
 
 /* soft_vm_regalloc.c / soft_vm_opt.c (helper "fast") */
 void vm_operands(eg_vm_inst_t *in, uint16_t *out[4], uint8_t *write);
-/** Copy propagation and dead-MOV removal on the allocated bytecode (block links redone). */
-void vm_optimize(vm_cc_t *cc);
+/** Copy propagation and dead-code removal over registers 0..nregs-1 (block links redone); run
+ *  on the virtual registers (vregs: also coalesces MOVs into the defining instruction) and again
+ *  on the allocated ones. */
+void vm_optimize(vm_cc_t *cc, uint32_t nregs, bool vregs);
 /* soft_vm_regalloc.c: BLOCK instructions learn where the next block starts */
 void vm_link_blocks(vm_cc_t *cc);
 

@@ -28,13 +28,7 @@ static eg_soft_mask_t mask_of(const eg_soft_reg_t *r)
     return m;
 }
 
-/* Writes the lanes of m from t into d. */
-static void commit(eg_soft_reg_t *d, const eg_soft_reg_t *t, eg_soft_mask_t m)
-{
-    if (m == EG_SOFT_ALL_LANES) { *d = *t; return; }
-    /* branchless blend: a per-lane branch on a divergent mask mispredicts about half the time */
-    L_ { uint32_t k = 0u - (m >> l & 1u); d->u[l] = (t->u[l] & k) | (d->u[l] & ~k); }
-}
+static void commit(eg_soft_reg_t *d, const eg_soft_reg_t *t, eg_soft_mask_t m) { vm_commit(d, t, m); }
 
 /* Adds lanes to a block's pending mask; a back edge (target at or before pc) jumps there. */
 static void branch(const eg_soft_program_t *p, eg_vm_state_t *st, uint32_t target, eg_soft_mask_t lanes,
@@ -52,8 +46,14 @@ static inline uint8_t *in_range(uint8_t *mem, uint32_t size_B, uint32_t off_B)
     return mem && size_B >= 4 && off_B <= size_B - 4u && (off_B & 3u) == 0 ? mem + off_B : NULL;
 }
 
-static uint32_t load32(const uint8_t *p) { uint32_t v; eg_memcpy(&v, p, 4); return v; }
-static void store32(uint8_t *p, uint32_t v) { eg_memcpy(p, &v, 4); }
+/* 4-byte copies the compiler turns into one load or store (eg_memcpy is a call per lane) */
+#if defined(__GNUC__) || defined(__clang__)
+#define VM_COPY4_(d, s) __builtin_memcpy((d), (s), 4)
+#else
+#define VM_COPY4_(d, s) eg_memcpy((d), (s), 4)
+#endif
+static uint32_t load32(const uint8_t *p) { uint32_t v; VM_COPY4_(&v, p); return v; }
+static void store32(uint8_t *p, uint32_t v) { VM_COPY4_(p, &v); }
 
 static uint32_t atomic_apply(uint32_t kind, uint32_t old, uint32_t v, uint32_t cmp)
 {
@@ -92,32 +92,44 @@ static void atomic(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_in
     }
 }
 
+/* Compute ids of one lane: local id and global id component k (of selector base sel). */
+static uint32_t compute_id(const eg_vm_state_t *st, const uint32_t *wg, uint32_t l, uint32_t sel)
+{
+    uint32_t li = st->local_index0 + l, lid[3] = { li % wg[0], li / wg[0] % wg[1], li / (wg[0] * wg[1]) };
+    if (sel >= EG_VM_SYS_LOCAL_ID && sel < EG_VM_SYS_LOCAL_ID + 3) return lid[sel - EG_VM_SYS_LOCAL_ID];
+    uint32_t k = sel - EG_VM_SYS_GLOBAL_ID;
+    return st->wg_id[k] * wg[k] + lid[k];
+}
+
+/* The selector is the same for every lane: pick the source once, then copy (fragment shaders
+ * read FragCoord once per block; the per-lane switch and divisions used to cost more than the
+ * shader's arithmetic). */
 static void load_sys(eg_vm_state_t *st, uint32_t sel, eg_soft_reg_t *t, const eg_soft_program_t *p)
 {
     const eg_soft_invocation_t *inv = st->inv;
     const uint32_t one[3] = { 1, 1, 1 }, *wg = p->info.workgroup_size[0] ? p->info.workgroup_size : one;
-    L_ {
-        uint32_t li = st->local_index0 + l, lid[3] = { li % wg[0], li / wg[0] % wg[1], li / (wg[0] * wg[1]) };
-        switch (sel) {
-        case EG_VM_SYS_VERTEX_INDEX: t->u[l] = inv->vertex_index.u[l]; break;
-        case EG_VM_SYS_INSTANCE_INDEX: t->u[l] = inv->instance_index.u[l]; break;
-        case EG_VM_SYS_FRAG_COORD: case EG_VM_SYS_FRAG_COORD + 1: case EG_VM_SYS_FRAG_COORD + 2:
-        case EG_VM_SYS_FRAG_COORD + 3:
-            t->u[l] = inv->position.c[sel - EG_VM_SYS_FRAG_COORD].u[l];
-            break;
-        case EG_VM_SYS_FRONT_FACING: t->u[l] = inv->front_facing >> l & 1u; break;
-        case EG_VM_SYS_LOCAL_INDEX: t->u[l] = li; break;
-        case EG_VM_SYS_SAMPLE_ID: t->u[l] = inv->sample_id; break;
-        case EG_VM_SYS_SAMPLE_MASK: t->u[l] = inv->sample_mask_in.u[l]; break;
-        default:
-            if (sel >= EG_VM_SYS_LOCAL_ID && sel < EG_VM_SYS_LOCAL_ID + 3) t->u[l] = lid[sel - EG_VM_SYS_LOCAL_ID];
-            else if (sel < EG_VM_SYS_GLOBAL_ID + 3)
-                t->u[l] = st->wg_id[sel - EG_VM_SYS_GLOBAL_ID] * wg[sel - EG_VM_SYS_GLOBAL_ID] + lid[sel - EG_VM_SYS_GLOBAL_ID];
-            else if (sel < EG_VM_SYS_WG_ID + 3) t->u[l] = st->wg_id[sel - EG_VM_SYS_WG_ID];
-            else if (sel < EG_VM_SYS_NUM_WG + 3) t->u[l] = st->num_wg[sel - EG_VM_SYS_NUM_WG];
-            else t->u[l] = 0;
+    uint32_t v = 0;
+    switch (sel) {
+    case EG_VM_SYS_VERTEX_INDEX: *t = inv->vertex_index; return;
+    case EG_VM_SYS_INSTANCE_INDEX: *t = inv->instance_index; return;
+    case EG_VM_SYS_FRAG_COORD: case EG_VM_SYS_FRAG_COORD + 1: case EG_VM_SYS_FRAG_COORD + 2:
+    case EG_VM_SYS_FRAG_COORD + 3:
+        *t = inv->position.c[sel - EG_VM_SYS_FRAG_COORD];
+        return;
+    case EG_VM_SYS_FRONT_FACING: L_ t->u[l] = inv->front_facing >> l & 1u; return;
+    case EG_VM_SYS_LOCAL_INDEX: L_ t->u[l] = st->local_index0 + l; return;
+    case EG_VM_SYS_SAMPLE_ID: v = inv->sample_id; break;
+    case EG_VM_SYS_SAMPLE_MASK: *t = inv->sample_mask_in; return;
+    default:
+        if (sel >= EG_VM_SYS_LOCAL_ID && sel < EG_VM_SYS_GLOBAL_ID + 3) {
+            L_ t->u[l] = compute_id(st, wg, l, sel);
+            return;
         }
+        if (sel >= EG_VM_SYS_WG_ID && sel < EG_VM_SYS_WG_ID + 3) v = st->wg_id[sel - EG_VM_SYS_WG_ID];
+        else if (sel >= EG_VM_SYS_NUM_WG && sel < EG_VM_SYS_NUM_WG + 3) v = st->num_wg[sel - EG_VM_SYS_NUM_WG];
+        break;
     }
+    L_ t->u[l] = v;
 }
 
 /* Memory and interface instructions (everything that is neither ALU nor control). */
@@ -144,8 +156,14 @@ static void memory_op(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm
     case EG_VM_LDBUF: case EG_VM_LDWG: {
         uint8_t *mem = in->op == EG_VM_LDWG ? st->wg_mem : st->res->mem[in->d];
         uint32_t size = in->op == EG_VM_LDWG ? st->wg_mem_B : st->res->size_B[in->d];
+        if (!dyn) {   /* the same address in every lane (uniforms): one load */
+            const uint8_t *q = in_range(mem, size, in->imm);
+            uint32_t v = q ? load32(q) : 0u;
+            L_ t->u[l] = st->exec >> l & 1u ? v : 0u;
+            break;
+        }
         L_ {
-            const uint8_t *q = in_range(mem, size, (dyn ? a->u[l] : 0u) + in->imm);
+            const uint8_t *q = in_range(mem, size, a->u[l] + in->imm);
             t->u[l] = q && (st->exec >> l & 1u) ? load32(q) : 0u;
         }
         break;
@@ -184,10 +202,23 @@ static bool writes_dst(uint32_t op)
            op != EG_VM_ARGS;
 }
 
+/* Every lane that matters runs: results go straight to the destination, no mask merge. */
+static inline bool all_lanes(const eg_vm_state_t *st)
+{
+    return st->exec && (st->exec == EG_SOFT_ALL_LANES || st->exec == st->whole);
+}
+
+/* The register file, the constants and the mask mode live in locals: the vector stores go
+ * through memcpy, which may alias anything reached through st or p, so fields read from there
+ * are reloaded after every store. Only control instructions change the mask, and they
+ * recompute `fast`. */
 void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
 {
     const eg_vm_inst_t *code = p->code;
+    eg_soft_reg_t *const regs = st->regs;
+    const eg_soft_reg_t *const consts = p->consts;
     uint32_t pc = st->pc;
+    bool fast = all_lanes(st);
     eg_soft_reg_t t;
     for (;;) {
         const eg_vm_inst_t *in = &code[pc++];
@@ -200,6 +231,7 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
             st->exec = st->pending[in->imm] & st->alive;
             st->pending[in->imm] = 0;
             if (!st->exec) pc = (uint32_t)in->a | (uint32_t)in->b << 16;
+            fast = all_lanes(st);
             continue;
         case EG_VM_BR: case EG_VM_BRC: case EG_VM_SWITCH: {
             uint32_t at = pc - 1u, jump = ~0u;
@@ -223,6 +255,7 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
                 pc += in->c;
             }
             st->exec = 0;
+            fast = false;
             if (jump != ~0u) pc = jump;
             continue;
         }
@@ -230,28 +263,30 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
             st->alive &= ~st->exec;
             st->exec = 0;
             st->whole = 0;
+            fast = false;
             continue;
         case EG_VM_BARRIER:
             st->pc = pc;
             return;
-        case EG_VM_MASK_AND: st->saved = st->exec; st->exec &= mask_of(rd(p, st, in->a)); continue;
-        case EG_VM_MASK_ANDN: st->saved = st->exec; st->exec &= ~mask_of(rd(p, st, in->a)); continue;
-        case EG_VM_MASK_RESTORE: st->exec = st->saved; continue;
+        case EG_VM_MASK_AND: st->saved = st->exec; st->exec &= mask_of(rd(p, st, in->a)); fast = all_lanes(st); continue;
+        case EG_VM_MASK_ANDN: st->saved = st->exec; st->exec &= ~mask_of(rd(p, st, in->a)); fast = all_lanes(st); continue;
+        case EG_VM_MASK_RESTORE: st->exec = st->saved; fast = all_lanes(st); continue;
         case EG_VM_CASE: continue;
 #if VM_SIMD
-        /* The hot ALU operations inline, when every lane that matters runs (no mask merge):
-         * one dispatch per instruction instead of two; the same vector bodies as eg_vm_alu. */
+        /* The hot ALU operations inline: one dispatch per instruction instead of two, the same
+         * vector bodies as eg_vm_alu; straight into the destination when every lane that
+         * matters runs, else into t and merged under the mask. */
 #define HOT_(n, body) \
-            if (!st->exec) continue; \
-            if ((st->exec == st->whole || st->exec == EG_SOFT_ALL_LANES) && in->dst != EG_VM_NONE) { \
-                eg_soft_reg_t *d = &st->regs[in->dst]; \
+            if (in->dst != EG_VM_NONE && (fast || st->exec)) { \
+                eg_soft_reg_t *d = fast ? &regs[in->dst] : &t; \
                 const eg_soft_reg_t *a = RD_(in->a), *b = (n) > 1 ? RD_(in->b) : a, *c = (n) > 2 ? RD_(in->c) : a; \
                 (void)b; (void)c; \
                 body \
+                if (!fast) vm_commit(&regs[in->dst], &t, st->exec); \
                 continue; \
             } \
             break;
-#define RD_(r) ((r) >= EG_VM_CONST_BASE ? &p->consts[(r) - EG_VM_CONST_BASE] : &st->regs[r])
+#define RD_(r) ((r) >= EG_VM_CONST_BASE ? &consts[(r) - EG_VM_CONST_BASE] : &regs[r])
         case EG_VM_MOV: HOT_(1, VU1_(x))
         case EG_VM_FADD: HOT_(2, VF2_(x + y))
         case EG_VM_FSUB: HOT_(2, VF2_(x - y))
@@ -268,6 +303,8 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
         case EG_VM_FGE: HOT_(2, VCMP_(x >= y))
         case EG_VM_FABS: HOT_(1, VU1_(x & 0x7fffffffu))
         case EG_VM_FNEG: HOT_(1, VU1_(x ^ 0x80000000u))
+        case EG_VM_FFLOOR: HOT_(1, VFLOOR_)
+        case EG_VM_FFRACT: HOT_(1, VFRACT_)
 #ifdef VM_SIMD_SQRT
         case EG_VM_FSQRT: HOT_(1, VSQRT_)
 #endif
@@ -281,27 +318,32 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
             break;
         }
         if (!st->exec) continue;
-        /* every lane that matters is active: write the destination directly, no mask merge */
-        bool direct = (st->exec == EG_SOFT_ALL_LANES || st->exec == st->whole) && in->dst != EG_VM_NONE;
+        bool direct = fast && in->dst != EG_VM_NONE;
         if (in->op < EG_VM_LD_IN || in->op > EG_VM_ATOM) {
             if (in->op >= EG_VM_SAMPLE) { eg_vm_image(p, st, in); continue; }
             if (in->op == EG_VM_UNPACK_H2) {
                 memory_op(p, st, in, &t);
             } else if (direct && (in->op < EG_VM_DPDX || in->op > EG_VM_FWIDTH)) {
                 /* not derivatives: they read other lanes of a, which may be d */
-                eg_vm_alu(in->op, &st->regs[in->dst], rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
+                eg_vm_alu(in->op, &regs[in->dst], rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
                 continue;
             } else {
                 eg_vm_alu(in->op, &t, rd(p, st, in->a), rd(p, st, in->b), rd(p, st, in->c));
             }
-        } else if (in->op == EG_VM_LD_IN && direct) {
-            /* a struct copy: inlined, where eg_memcpy is a library call per 64 bytes */
-            st->regs[in->dst] = st->inv->in[in->imm >> 2].c[in->imm & 3u];
+        } else if (in->op == EG_VM_LD_IN && in->dst != EG_VM_NONE) {
+            /* a struct copy or a vector blend, inlined (eg_memcpy is a library call) */
+            vm_commit(&regs[in->dst], &st->inv->in[in->imm >> 2].c[in->imm & 3u], direct ? EG_SOFT_ALL_LANES : st->exec);
+            continue;
+        } else if (in->op == EG_VM_ST_OUT) {
+            vm_commit(&st->inv->out[in->imm >> 2].c[in->imm & 3u], rd(p, st, in->a), st->exec);
+            continue;
+        } else if (direct && in->op == EG_VM_LD_SYS) {
+            load_sys(st, in->imm, &regs[in->dst], p);
             continue;
         } else {
             memory_op(p, st, in, &t);
         }
-        if (writes_dst(in->op) && in->dst != EG_VM_NONE) commit(&st->regs[in->dst], &t, st->exec);
+        if (writes_dst(in->op) && in->dst != EG_VM_NONE) commit(&regs[in->dst], &t, st->exec);
     }
 }
 

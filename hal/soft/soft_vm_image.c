@@ -11,6 +11,7 @@
 
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm_compile.h"
+#include "hal/soft/soft_vm_simd.h"
 
 #define N_ EG_VM_NONE
 
@@ -189,9 +190,7 @@ static void commit4(eg_vm_state_t *st, const eg_vm_inst_t *in, const eg_soft_vec
     uint32_t dst[4] = { in->dst, in[1].dst, in[2].dst, in[3].dst };
     for (uint32_t k = 0; k < 4; k++) {
         if (dst[k] == N_) continue;
-        eg_soft_reg_t *d = &st->regs[dst[k]];
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
-            if (st->exec >> l & 1u) d->u[l] = v->c[k].u[l];
+        vm_commit(&st->regs[dst[k]], &v->c[k], st->exec);
     }
 }
 

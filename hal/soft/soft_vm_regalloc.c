@@ -95,7 +95,6 @@ bool vm_regalloc(vm_cc_t *cc, uint32_t *reg_count)
     for (uint32_t v = 0; v < nv; v++) {
         def[v] = ~0u;
         last[v] = 0;
-        if (cc->vreg_var[v]) phys[v] = (uint16_t)vars++;
     }
     for (uint32_t pc = 0; pc < np; pc++) {
         uint16_t *f[4];
@@ -108,6 +107,9 @@ bool vm_regalloc(vm_cc_t *cc, uint32_t *reg_count)
             if (last[v] < pc) last[v] = pc;
         }
     }
+    /* variables the optimizer left unreferenced get no register (a smaller register file) */
+    for (uint32_t v = 0; v < nv; v++)
+        if (cc->vreg_var[v] && def[v] != ~0u) phys[v] = (uint16_t)vars++;
     extend_loops(cc, def, last);
     for (uint32_t pc = 0; pc <= np; pc++) end_head[pc] = ~0u;
     for (uint32_t v = 0; v < nv; v++)

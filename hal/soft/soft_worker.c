@@ -72,6 +72,15 @@ uint32_t eg_soft_workers_copy_blocks(void)
 
 uint32_t eg_soft_raster_copy_blocks(void) { return eg_soft_workers_copy_blocks(); }
 
+uint32_t eg_soft_raster_const_blocks(void)
+{
+    uint32_t n = eg_soft_worker_main.const_blocks;
+#if EMGPU_SOFT_MAX_THREADS > 1
+    for (uint32_t i = 0; i < EMGPU_SOFT_MAX_THREADS - 1u; i++) n += extra[i].const_blocks;
+#endif
+    return n;
+}
+
 uint32_t eg_soft_workers_span_px(void)
 {
     uint32_t n = eg_soft_worker_main.span_px;

@@ -1,4 +1,4 @@
-/* hal/vulkan swapchains: VK_KHR_surface + VK_KHR_xlib_surface + VK_KHR_swapchain behind the HAL's window_* entries.
+/* hal/vulkan swapchains: VK_KHR_surface + VK_KHR_xlib_surface / VK_KHR_wayland_surface + VK_KHR_swapchain behind the HAL's window_* entries.
  *
  * The entry points are resolved here through vkGetInstanceProcAddr (the loader's table in
  * vk_internal.h stays as it is), and the X11 types are spelled as void * / unsigned long, so no
@@ -25,6 +25,7 @@
 #if EMGPU_HAL_VULKAN
 
 #include "hal/vulkan/vk_swapchain.h"
+#include "port/port.h"   /* eg_port_getenv (helper wayland) */
 
 #define MAX_IMAGES 8u
 #define MAX_EXT_PROPS 256u
@@ -40,9 +41,23 @@ typedef struct xlib_surface_info {
 typedef VkResult (VKAPI_PTR *pfn_create_xlib_surface)(VkInstance, const xlib_surface_info_t *,
                                                       const VkAllocationCallbacks *, VkSurfaceKHR *);
 
+/* helper wayland: VkWaylandSurfaceCreateInfoKHR without <wayland-client.h>. On Wayland the
+ * surface's currentExtent is 0xFFFFFFFF (the client picks the size), so any configured size goes. */
+#define VK_WAYLAND_SURFACE_INFO_STYPE ((VkStructureType)1000006000)   /* ..._WAYLAND_SURFACE_CREATE_INFO_KHR */
+typedef struct wayland_surface_info {
+    VkStructureType sType;
+    const void *pNext;
+    VkFlags flags;
+    void *display;
+    void *surface;
+} wayland_surface_info_t;
+typedef VkResult (VKAPI_PTR *pfn_create_wayland_surface)(VkInstance, const wayland_surface_info_t *,
+                                                         const VkAllocationCallbacks *, VkSurfaceKHR *);
+
 static struct {
     bool tried, ok;
-    pfn_create_xlib_surface create_xlib_surface;
+    pfn_create_xlib_surface create_xlib_surface;        /* NULL without VK_KHR_xlib_surface */
+    pfn_create_wayland_surface create_wayland_surface;  /* NULL without VK_KHR_wayland_surface */
     PFN_vkDestroySurfaceKHR destroy_surface;
     PFN_vkGetPhysicalDeviceSurfaceSupportKHR surface_support;
     PFN_vkGetPhysicalDeviceSurfaceCapabilitiesKHR surface_caps;
@@ -96,16 +111,24 @@ uint32_t eg_vk_swapchain_instance_exts(const char **names, uint32_t cap)
 {
     uint32_t n = MAX_EXT_PROPS;
     instance_has_surface_exts = false;
-    if (cap < 2 || !eg_vk.vkEnumerateInstanceExtensionProperties ||
+    if (cap < 3 || !eg_vk.vkEnumerateInstanceExtensionProperties ||
         eg_vk.vkEnumerateInstanceExtensionProperties(NULL, &n, ext_props) < 0)
         return 0;
-    if (!ext_listed(ext_props, n, VK_KHR_SURFACE_EXTENSION_NAME) ||
-        !ext_listed(ext_props, n, "VK_KHR_xlib_surface"))
+    /* helper wayland: each window system's extension is enabled when offered, at least one */
+    bool xlib = ext_listed(ext_props, n, "VK_KHR_xlib_surface");
+    /* Mesa's device-select layer connects to the default Wayland display when the extension
+     * is enabled, and libwayland prints an error when XDG_RUNTIME_DIR is unset; without it no
+     * named Wayland socket can be reached anyway (the Vulkan path then presents by copy). */
+    bool wayland = ext_listed(ext_props, n, "VK_KHR_wayland_surface") &&
+                   (eg_port_getenv("XDG_RUNTIME_DIR") || eg_port_getenv("WAYLAND_SOCKET"));
+    if (!ext_listed(ext_props, n, VK_KHR_SURFACE_EXTENSION_NAME) || (!xlib && !wayland))
         return 0;
-    names[0] = VK_KHR_SURFACE_EXTENSION_NAME;
-    names[1] = "VK_KHR_xlib_surface";
+    uint32_t count = 0;
+    names[count++] = VK_KHR_SURFACE_EXTENSION_NAME;
+    if (xlib) names[count++] = "VK_KHR_xlib_surface";
+    if (wayland) names[count++] = "VK_KHR_wayland_surface";
     instance_has_surface_exts = true;
-    return 2;
+    return count;
 }
 
 uint32_t eg_vk_swapchain_device_exts(VkPhysicalDevice phys, const char **names, uint32_t cap)
@@ -129,7 +152,11 @@ static bool load_fns(void)
 #define KS(field, name) do { PFN_vkVoidFunction f_ = eg_vk.vkGetInstanceProcAddr(inst, name); \
                              if (!f_) { return false; } \
                              eg_memcpy(&ks.field, &f_, sizeof f_); } while (0)
-    KS(create_xlib_surface, "vkCreateXlibSurfaceKHR");
+    /* helper wayland: the window-system entry points are optional, one per enabled extension */
+    PFN_vkVoidFunction xf = eg_vk.vkGetInstanceProcAddr(inst, "vkCreateXlibSurfaceKHR");
+    PFN_vkVoidFunction wf = eg_vk.vkGetInstanceProcAddr(inst, "vkCreateWaylandSurfaceKHR");
+    eg_memcpy(&ks.create_xlib_surface, &xf, sizeof xf);
+    eg_memcpy(&ks.create_wayland_surface, &wf, sizeof wf);
     KS(destroy_surface, "vkDestroySurfaceKHR");
     KS(surface_support, "vkGetPhysicalDeviceSurfaceSupportKHR");
     KS(surface_caps, "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
@@ -149,6 +176,12 @@ static bool load_fns(void)
 
 static VkResult make_surface(const eg_hal_window_t *win, VkSurfaceKHR *out)
 {
+    if (win->wl_surface) {   /* helper wayland */
+        if (!ks.create_wayland_surface) return VK_ERROR_EXTENSION_NOT_PRESENT;
+        wayland_surface_info_t wi = { VK_WAYLAND_SURFACE_INFO_STYPE, NULL, 0, win->display, win->wl_surface };
+        return ks.create_wayland_surface(eg_vk_instance(), &wi, eg_vk_host_allocator(), out);
+    }
+    if (!ks.create_xlib_surface || win->drm) return VK_ERROR_EXTENSION_NOT_PRESENT;
     xlib_surface_info_t ci = { VK_STRUCTURE_TYPE_XLIB_SURFACE_CREATE_INFO_KHR, NULL, 0, win->display,
                                (unsigned long)win->window };
     return ks.create_xlib_surface(eg_vk_instance(), &ci, eg_vk_host_allocator(), out);

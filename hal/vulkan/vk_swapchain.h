@@ -9,7 +9,7 @@
 #define EG_VK_SWAPCHAIN_IMAGE 0x5C5C5C5Cu
 
 /** Most extension names one of the *_exts functions adds. */
-#define EG_VK_SWAPCHAIN_MAX_EXTS 2
+#define EG_VK_SWAPCHAIN_MAX_EXTS 3   /* surface, xlib_surface, wayland_surface (helper wayland) */
 
 /** Appends VK_KHR_surface and VK_KHR_xlib_surface to names when the loader offers both
  *  (instance creation); returns how many were added (0 headless: surfaces are then unavailable). */

@@ -219,8 +219,6 @@
     X(GLES_SHADER_TRANSLATION, "SPIRV-Cross or the GLSL ES compiler rejected a shader") \
     X(GLES_PER_TARGET_BLEND, "per-target blend or write mask needs GLES 3.2 / OES_draw_buffers_indexed") \
     /* ---- backend: d3d12 ---- */ \
-    X(D3D12_SHADER_TRANSLATION, "SPIRV-Cross (SPIR-V -> HLSL) or D3DCompile rejected a shader, or is missing") \
-    X(D3D12_PIPELINE_UNSUPPORTED, "this pipeline state is not implemented by the D3D12 backend yet") \
     X(D3D12_SHADER_LOWERING, "a shader stage could not be lowered to DXBC (IR build or the TPF emitter)") \
     X(D3D12_PSO_CREATE, "D3D12 rejected a pipeline state object (CreateGraphics/ComputePipelineState)") \
     /* end */

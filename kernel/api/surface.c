@@ -62,7 +62,8 @@ static const WGPUCompositeAlphaMode alpha_with_premul[] = {
 
 static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
 {
-    WGPUEmgpuPanelFormat f = s->target.format;
+    /* helper wayland: the buffers' format follows the configuration; the capabilities do not */
+    WGPUEmgpuPanelFormat f = s->kind == EG_SURFACE_WAYLAND ? WGPUEmgpuPanelFormat_ARGB8888 : s->target.format;
     c->usages = SURFACE_USAGES;
     /* helper bin: a strip-mode frame may be banded (no full-frame memory): render passes only */
     if (s->target.strip) c->usages = WGPUTextureUsage_RenderAttachment;
@@ -87,12 +88,16 @@ static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
 /* The HAL's view of a surface with a native path: an X11 window, or (helper gbm) a KMS output. */
 static eg_hal_window_t window_of(eg_surface_t *s)
 {
-    eg_hal_window_t w = { NULL, 0, NULL };
+    eg_hal_window_t w = { NULL, 0, NULL, NULL };
     if (s->kind == EG_SURFACE_XLIB) {
         w.display = s->xlib.display;
         w.window = s->xlib.window;
     }
     if (s->kind == EG_SURFACE_DRM) w.drm = &s->drm;
+    if (s->kind == EG_SURFACE_WAYLAND) {   /* helper wayland */
+        w.display = s->wayland.display;
+        w.wl_surface = s->wayland.surface;
+    }
     return w;
 }
 
@@ -104,7 +109,10 @@ static bool native_caps_of(eg_surface_t *s, const eg_hal_ops_t *hal, const eg_de
                            WGPUSurfaceCapabilities *c)
 {
     bool drm = s->kind == EG_SURFACE_DRM && hal->probe_window;
-    if ((s->kind != EG_SURFACE_XLIB && !drm) || !hal->window_caps || !hal->window_configure) return false;
+    /* helper wayland: natively only where no window binding is needed (Vulkan); GLES would need
+     * an EGL display on the wl_display (not written), so it presents by copy */
+    bool wl = s->kind == EG_SURFACE_WAYLAND && !hal->probe_window;
+    if ((s->kind != EG_SURFACE_XLIB && !drm && !wl) || !hal->window_caps || !hal->window_configure) return false;
     eg_hal_window_t w = window_of(s);
     if (hal->window_caps(info, &w, &s->native_caps) != EG_STATUS_OK) return false;
     const eg_hal_window_caps_t *n = &s->native_caps;
@@ -299,8 +307,10 @@ static bool configure_native(eg_vctx_t *v, eg_surface_t *s)
     s->native = true;
     s->state = EG_SURFACE_CONFIGURED;
     eg_log(EG_LOG_INFO, "wgpuSurfaceConfigure: the %s backend presents to this %s natively "
-           "(%s)", dev->hal->name, s->kind == EG_SURFACE_DRM ? "KMS output" : "X11 window",
-           dev->hal->backend == WGPUBackendType_Vulkan ? "VK_KHR_xlib_surface swapchain"
+           "(%s)", dev->hal->name, s->kind == EG_SURFACE_DRM ? "KMS output"
+           : s->kind == EG_SURFACE_WAYLAND ? "Wayland surface" : "X11 window",
+           s->kind == EG_SURFACE_WAYLAND ? "VK_KHR_wayland_surface swapchain"
+           : dev->hal->backend == WGPUBackendType_Vulkan ? "VK_KHR_xlib_surface swapchain"
            : s->kind == EG_SURFACE_DRM ? "EGL window surface on a gbm_surface, page flips"
            : "EGL window surface");
     return true;
@@ -324,6 +334,7 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
                  (unsigned long long)s->xlib.window);
         eg_surface_xlib_target(s);
     }
+    if (s->kind == EG_SURFACE_WAYLAND) eg_surface_wayland_size(s, c->width, c->height);
     WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
     bool native = native_caps_of(s, c->device->hal, &c->device->info, &caps);
     EG_CHECK(v, native || c->device->hal->surface_present != NULL, SURFACE_UNSUPPORTED,
@@ -343,13 +354,19 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
     s->height_px = c->height;
     s->alpha_mode = c->alphaMode == WGPUCompositeAlphaMode_Auto ? caps.alphaModes[0] : c->alphaMode;
     s->present_mode = c->presentMode == WGPUPresentMode_Undefined ? WGPUPresentMode_Fifo : c->presentMode;
+    if (s->kind == EG_SURFACE_WAYLAND && !native && !eg_surface_wayland_configure(v, s)) {
+        drop_config(s);
+        return false;
+    }
     s->zero_copy = !native && zero_copy_possible(s, c->device, c->format, c->width);
     if (native) return configure_native(v, s);
     if (!c->device->hal->texture_wrap)   /* a GPU backend: the frame lives in GPU memory */
         eg_log(EG_LOG_INFO, "wgpuSurfaceConfigure: the %s backend presents to this %s by copy (the "
                "frame is read back at each Present)%s", c->device->hal->name,
-               s->kind == EG_SURFACE_XLIB ? "X11 window" : "panel",
-               s->kind == EG_SURFACE_XLIB ? ": no native window surface" : "");
+               s->kind == EG_SURFACE_XLIB ? "X11 window"
+               : s->kind == EG_SURFACE_WAYLAND ? "Wayland surface" : "panel",
+               s->kind == EG_SURFACE_XLIB || s->kind == EG_SURFACE_WAYLAND
+               ? ": no native window surface" : "");
     s->state = EG_SURFACE_CONFIGURED;
     return true;
 }
@@ -448,6 +465,7 @@ static struct WGPUTextureImpl *frame_texture(const eg_vctx_t *v, eg_surface_t *s
 static uint8_t *back_buffer(const eg_surface_t *s)
 {
     if (s->kind == EG_SURFACE_DRM) return eg_port_drm_back(&s->drm);   /* kms */
+    if (s->kind == EG_SURFACE_WAYLAND) return eg_port_wayland_back(&s->wayland);   /* wayland */
     if (s->kind != EG_SURFACE_FBDEV) return s->target.framebuffer;
     uint32_t back = s->fbdev.screens > 1 ? 1u - s->fbdev.shown : 0u;
     return s->fbdev.map + back * s->fbdev.screen_B;
@@ -587,6 +605,8 @@ static eg_status_t present_frame(eg_surface_t *s)
         (void)eg_port_fbdev_show(&s->fbdev, s->fbdev.screens > 1 ? 1u - s->fbdev.shown : 0u);
     if (st == EG_STATUS_OK && s->kind == EG_SURFACE_DRM)   /* kms: flip (logged on failure) */
         (void)eg_port_drm_present(&s->drm);
+    if (st == EG_STATUS_OK && s->kind == EG_SURFACE_WAYLAND)   /* helper wayland: commit */
+        eg_surface_wayland_present(s);
     return st;
 }
 
@@ -645,6 +665,7 @@ static void destroy_surface(void *object)
     if (s->kind == EG_SURFACE_FBDEV) eg_port_fbdev_close(&s->fbdev);
     if (s->kind == EG_SURFACE_XLIB) eg_port_xlib_close(&s->xlib);
     if (s->kind == EG_SURFACE_DRM) eg_port_drm_close(&s->drm);   /* kms */
+    if (s->kind == EG_SURFACE_WAYLAND) eg_port_wayland_close(&s->wayland);   /* helper wayland */
     eg_object_free(s);
 }
 

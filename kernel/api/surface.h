@@ -65,6 +65,7 @@ typedef enum eg_surface_kind {
     EG_SURFACE_FBDEV,
     EG_SURFACE_XLIB,
     EG_SURFACE_DRM,                      /* DRM/KMS dumb buffers (kms) */
+    EG_SURFACE_WAYLAND,                  /* wl_surface (helper wayland, surface_wayland.c) */
 } eg_surface_kind_t;
 
 /** Where native pixels go: a panel's memory, or the fbdev's current back buffer. */
@@ -83,6 +84,9 @@ typedef struct eg_surface_target {
 typedef struct eg_surface_damage {
     eg_hal_rect_t cur;           /* this frame's damage as given to the HAL (valid when set) */
     eg_hal_rect_t prev;          /* the last presented frame's damage (valid when history) */
+    eg_hal_rect_t own;           /* (helper wayland) this frame's damage as given, before prev is
+                                  * added: prev must not accumulate, or one whole frame would make
+                                  * every later frame of an age-2 surface whole */
     bool set, history;
     WGPUTextureFormat format;    /* the configuration prev belongs to */
     uint32_t width_px, height_px;
@@ -97,6 +101,7 @@ struct WGPUSurfaceImpl {
     eg_port_fbdev_t fbdev;               /* kind FBDEV */
     eg_port_xlib_t xlib;                 /* kind XLIB */
     eg_port_drm_t drm;                   /* kind DRM (kms) */
+    eg_port_wayland_t wayland;           /* kind WAYLAND (helper wayland) */
     /* Configuration (valid from CONFIGURED on). The surface holds a reference on device. */
     struct WGPUDeviceImpl *device;
     WGPUTextureFormat format;
@@ -140,5 +145,13 @@ const char *eg_panel_format_name(WGPUEmgpuPanelFormat f);
 /** Points the surface's target at its Xlib window image (surface_source.c; Configure re-reads
  *  the window's size and calls it again). */
 void eg_surface_xlib_target(eg_surface_t *s);
+
+/* (helper wayland) kernel/api/surface_wayland.c: the WGPUSurfaceSourceWaylandSurface source;
+ * Configure sets the target's size before validation and makes the buffers after it (not
+ * native); Present commits the frame (not native). */
+bool eg_surface_source_wayland(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceSourceWaylandSurface *src);
+void eg_surface_wayland_size(eg_surface_t *s, uint32_t width_px, uint32_t height_px);
+bool eg_surface_wayland_configure(const eg_vctx_t *v, eg_surface_t *s);
+void eg_surface_wayland_present(eg_surface_t *s);
 
 #endif /* EG_API_SURFACE_H */

@@ -28,6 +28,7 @@ static uint32_t back_buffer_age(const eg_surface_t *s)
 {
     if (s->kind == EG_SURFACE_FBDEV && s->fbdev.screens > 1) return 2;
     if (s->kind == EG_SURFACE_DRM && s->drm.buffers > 1) return 2;
+    if (s->kind == EG_SURFACE_WAYLAND) return 2;   /* helper wayland: two shm buffers in turn */
     return 1;
 }
 
@@ -85,6 +86,7 @@ WGPUStatus wgpuSurfaceEmgpuSetDamage(WGPUSurface surface, WGPUEmgpuRect const *r
     if (!validate(&v, surface, rects, count)) return WGPUStatus_Error;
     eg_surface_damage_t *d = &surface->damage;
     eg_hal_rect_t r = whole(surface);
+    d->own = r;
     if (count) {
         r = (eg_hal_rect_t){ rects[0].x, rects[0].y, rects[0].x + rects[0].width,
                              rects[0].y + rects[0].height };
@@ -93,8 +95,10 @@ WGPUStatus wgpuSurfaceEmgpuSetDamage(WGPUSurface surface, WGPUEmgpuRect const *r
                                 rects[i].y + rects[i].height };
             bound(&r, &b);
         }
-        if (!history_valid(surface)) r = whole(surface);
-        else if (back_buffer_age(surface) == 2) bound(&r, &d->prev);
+        bool history = history_valid(surface);
+        if (!history) r = whole(surface);
+        d->own = r;   /* helper wayland: what the next frame adds (not the union below) */
+        if (history && back_buffer_age(surface) == 2) bound(&r, &d->prev);
     }
     const eg_hal_ops_t *hal = surface->device->hal;
     if (surface->native || !hal->surface_damage) return WGPUStatus_Success;   /* whole frames */
@@ -114,7 +118,7 @@ void eg_surface_damage_frame_end(eg_surface_t *s, bool presented)
     eg_surface_damage_t *d = &s->damage;
     const eg_hal_ops_t *hal = s->device->hal;
     if (hal->surface_damage && s->texture) hal->surface_damage(s->device->hal_dev, s->texture, NULL);
-    d->prev = d->set ? d->cur : whole(s);
+    d->prev = d->set ? d->own : whole(s);   /* helper wayland: own, was cur (accumulated) */
     d->set = false;
     d->history = presented;
     d->format = s->format;

@@ -143,13 +143,16 @@ static bool source_resolve(const eg_vctx_t *v, eg_surface_t *s, const WGPUSurfac
         return source_xlib(v, s, (const WGPUSurfaceSourceXlibWindow *)(const void *)c);
     if (c->sType == WGPUSType_EmgpuSurfaceSourceDrm)   /* kms */
         return source_drm(v, s, (const WGPUEmgpuSurfaceSourceDrm *)(const void *)c);
+    if (c->sType == WGPUSType_SurfaceSourceWaylandSurface)   /* helper wayland */
+        return eg_surface_source_wayland(v, s, (const WGPUSurfaceSourceWaylandSurface *)(const void *)c);
     return eg_fail(v, WGPUErrorType_Validation, EG_E_UNKNOWN_STYPE, "descriptor.nextInChain sType "
                    "0x%x is not a surface source this build supports (memory panel 0x%x, fbdev "
-                   "0x%x, Xlib window 0x%x, DRM 0x%x)", (unsigned)c->sType,
+                   "0x%x, Xlib window 0x%x, DRM 0x%x, Wayland surface 0x%x)", (unsigned)c->sType,
                    (unsigned)WGPUSType_EmgpuSurfaceSourceMemoryPanel,
                    (unsigned)WGPUSType_EmgpuSurfaceSourceFbdev,
                    (unsigned)WGPUSType_SurfaceSourceXlibWindow,
-                   (unsigned)WGPUSType_EmgpuSurfaceSourceDrm);
+                   (unsigned)WGPUSType_EmgpuSurfaceSourceDrm,
+                   (unsigned)WGPUSType_SurfaceSourceWaylandSurface);
 }
 
 /* Spec: webgpu-headers "Surfaces": a surface is created from one chained source; there is no
@@ -176,6 +179,7 @@ WGPUSurface wgpuInstanceCreateSurface(WGPUInstance instance, WGPUSurfaceDescript
     s->instance = inst;
     s->fbdev.fd = -1;
     s->drm.fd = -1;   /* kms */
+    s->wayland.fd = -1;   /* helper wayland */
     if (!source_resolve(&v, s, descriptor)) {
         eg_object_free(s);
         return NULL;

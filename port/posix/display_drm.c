@@ -348,6 +348,67 @@ void eg_port_drm_close(eg_port_drm_t *d)
     d->saved_valid = false;
 }
 
+/* ---- scan-out of buffers made by someone else (helper gbm: GLES through GBM) ----
+ * The GBM path renders into buffer objects of the same card fd (gbm_device on d->fd), so the
+ * DRM master that set the mode keeps the CRTC: a second open of the card would not be master. */
+
+bool eg_port_drm_fb_add(eg_port_drm_t *d, uint32_t handle, uint32_t stride_B, uint32_t *fb_id)
+{
+    struct drm_mode_fb_cmd2 fb;
+    memset(&fb, 0, sizeof fb);
+    fb.width = d->width_px;
+    fb.height = d->height_px;
+    fb.pixel_format = d->format == PANEL_RGB565 ? FOURCC_RGB565 : FOURCC_XRGB8888;
+    fb.handles[0] = handle;
+    fb.pitches[0] = stride_B;
+    if (d->fd < 0 || xioctl(d->fd, DRM_IOCTL_MODE_ADDFB2, &fb) != 0) {
+        eg_log(EG_LOG_ERROR, "drm: ADDFB2 of buffer handle %u (%ux%u, stride %u B) failed (errno %d)",
+               (unsigned)handle, (unsigned)d->width_px, (unsigned)d->height_px, (unsigned)stride_B, errno);
+        return false;
+    }
+    *fb_id = fb.fb_id;
+    return true;
+}
+
+void eg_port_drm_fb_remove(eg_port_drm_t *d, uint32_t fb_id)
+{
+    if (d->fd >= 0 && fb_id) (void)xioctl(d->fd, DRM_IOCTL_MODE_RMFB, &fb_id);
+}
+
+/* SETCRTC in the mode the CRTC has now (the one open set). */
+static bool set_crtc_same_mode(eg_port_drm_t *d, uint32_t fb_id)
+{
+    struct drm_mode_crtc gc;
+    memset(&gc, 0, sizeof gc);
+    gc.crtc_id = d->crtc_id;
+    return xioctl(d->fd, DRM_IOCTL_MODE_GETCRTC, &gc) == 0 && gc.mode_valid && set_crtc(d, fb_id, &gc.mode);
+}
+
+bool eg_port_drm_show_fb(eg_port_drm_t *d, uint32_t fb_id, bool first)
+{
+    if (d->fd < 0) return false;
+    bool ok;
+    if (first || !d->page_flip) {
+        ok = set_crtc_same_mode(d, fb_id);
+    } else {
+        struct drm_mode_crtc_page_flip pf;
+        memset(&pf, 0, sizeof pf);
+        pf.crtc_id = d->crtc_id;
+        pf.fb_id = fb_id;
+        pf.flags = DRM_MODE_PAGE_FLIP_EVENT;
+        ok = xioctl(d->fd, DRM_IOCTL_MODE_PAGE_FLIP, &pf) == 0 && wait_flip(d->fd);
+    }
+    if (!ok)
+        eg_log(EG_LOG_ERROR, "drm: showing framebuffer %u on crtc %u failed (%s, errno %d)", (unsigned)fb_id,
+               (unsigned)d->crtc_id, first || !d->page_flip ? "SETCRTC" : "page flip", errno);
+    return ok;
+}
+
+bool eg_port_drm_show_dumb(eg_port_drm_t *d)
+{
+    return d->fd >= 0 && set_crtc_same_mode(d, d->fb_id[d->buffers > 1 ? d->shown : 0u]);
+}
+
 #elif defined(__linux__)   /* Linux without the uapi DRM headers at build time */
 
 bool eg_port_drm_open(const char *path, const eg_port_drm_request_t *req, eg_port_drm_t *d)
@@ -361,5 +422,13 @@ bool eg_port_drm_open(const char *path, const eg_port_drm_request_t *req, eg_por
 uint8_t *eg_port_drm_back(const eg_port_drm_t *d) { (void)d; return NULL; }
 bool eg_port_drm_present(eg_port_drm_t *d) { (void)d; return false; }
 void eg_port_drm_close(eg_port_drm_t *d) { d->fd = -1; }
+bool eg_port_drm_fb_add(eg_port_drm_t *d, uint32_t handle, uint32_t stride_B, uint32_t *fb_id)
+{
+    (void)d; (void)handle; (void)stride_B; (void)fb_id;
+    return false;
+}
+void eg_port_drm_fb_remove(eg_port_drm_t *d, uint32_t fb_id) { (void)d; (void)fb_id; }
+bool eg_port_drm_show_fb(eg_port_drm_t *d, uint32_t fb_id, bool first) { (void)d; (void)fb_id; (void)first; return false; }
+bool eg_port_drm_show_dumb(eg_port_drm_t *d) { (void)d; return false; }
 
 #endif

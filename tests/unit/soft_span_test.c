@@ -457,6 +457,47 @@ static void native_fill(eg_soft_invocation_t *inv, const void *user)
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv->out[0].c[k].f[l] = c[k];
 }
 
+/* The block-constant path (soft_raster_const.c) on a signed-distance rounded rectangle: a quad
+ * and a perspective triangle of one color each, every target format and blend class: the same
+ * bytes with the fast paths on and off, blocks really shaded once, and by hand (no blend, RGBA8):
+ * pixel (10, 10) has uv (0.47, 0.50), local (-0.74, 0.0), d = -4.26: coverage 1, so the vertex
+ * color's bytes; pixel (2, 10) has local x = -12.6, d = 5.6: coverage 0, alpha byte 0. */
+EG_TEST(soft_span, const_blocks_match_vm)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    svtx_t v[9] = {
+        vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 200, 100, 50, 180), vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
+        vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 200, 100, 50, 180), vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
+        vtx(20.7f, 18.2f, 1, 1.1f, 1.0f, 200, 100, 50, 180), vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 200, 100, 50, 180),
+        vtx(16.0f, 0.5f, 1, 0.0f, 0.0f, 30, 220, 140, 250), vtx(31.5f, 30.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
+        vtx(3.5f, 25.5f, 1.5f, 0.3f, 1.0f, 30, 220, 140, 250) };
+    uint32_t bad = 0, unused = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t b = 0; b < 3u; b++) {
+            run_t r = { d, "span_sdf.frag", fmts[f], blends[b], 0, WGPUFilterMode_Nearest, (f + b) & 1u,
+                        WGPUTextureFormat_Undefined, v, 9 };
+            uint32_t span = 0, before = eg_soft_raster_const_blocks();
+            if (!same_both_ways(&r, &span) && bad++ < 4) eg_test_printf("    format %u blend %u differs\n", f, b);
+            if (eg_soft_raster_const_blocks() == before) unused++;
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(unused, 0u);
+    static uint8_t img[S * S * 4];
+    run_t r = { d, "span_sdf.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 0, WGPUFilterMode_Nearest, false,
+                WGPUTextureFormat_Undefined, v, 6 };
+    EG_ASSERT(render(&r, img, 4));
+    static const uint8_t in[4] = { 200, 100, 50, 180 }, out[4] = { 200, 100, 50, 0 };
+    EG_EXPECT(memcmp(img + (10u * S + 10u) * 4u, in, 4) == 0);
+    EG_EXPECT(memcmp(img + (10u * S + 2u) * 4u, out, 4) == 0);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 EG_TEST(soft_span, native_fs_hook)
 {
     WGPUDevice d = eg_test_device("soft");

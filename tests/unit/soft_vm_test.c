@@ -570,4 +570,65 @@ EG_TEST(soft_vm, sqrt_hw_equals_soft)
     EG_EXPECT_EQ_U(two.u, 0x3fb504f3u);
     EG_EXPECT_EQ_U(bad, 0u);
 }
+
+/* Rounding ops near the edges the vector trunc/floor/ceil/fract take apart (|x| around 2^23,
+ * -0, tiny and negative fractions, inf, NaN) equal the per-lane loops; a few results checked
+ * against values worked out by hand from the definitions (GLSL.std.450 Floor/Trunc/Ceil/Fract). */
+EG_TEST(soft_vm, alu_rounding_edges)
+{
+    static const uint32_t edge[] = { 0x4afffffeu, 0x4affffffu, 0x4b000000u, 0x4b000001u, 0xcaffffffu, 0xcb000000u,
+                                     0xbf000000u, 0x3f000000u, 0xbfc00000u, 0x80000000u, 0x00000001u, 0x80000001u,
+                                     0x7f800000u, 0xff800000u, 0x7fc00000u, 0xbe800000u };
+    static const uint16_t ops[] = { EG_VM_FTRUNC, EG_VM_FFLOOR, EG_VM_FCEIL, EG_VM_FFRACT };
+    eg_soft_reg_t in, want, got;
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) in.u[l] = edge[l % (sizeof edge / sizeof edge[0])];
+    for (uint32_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        eg_vm_alu_scalar(ops[k], &want, &in, &in, &in);
+        eg_vm_alu(ops[k], &got, &in, &in, &in);
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+            if (want.u[l] != got.u[l] && bad++ < 8)
+                eg_test_printf("    op %u (%08x): %08x vs %08x\n", ops[k], in.u[l], got.u[l], want.u[l]);
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    /* by hand: trunc(-0.5) = -0, floor(-0.5) = -1, ceil(-1.5) = -1, fract(-0.25) = 0.75,
+     * floor(8388607.5) = 8388607 (0x4afffffe), ceil(-8388607.5) = -8388607 (0xcafffffe) */
+    eg_vm_alu(EG_VM_FTRUNC, &got, &in, &in, &in);
+    EG_EXPECT_EQ_U(got.u[6], 0x80000000u);
+    eg_vm_alu(EG_VM_FFLOOR, &got, &in, &in, &in);
+    EG_EXPECT_EQ_U(got.u[6], 0xbf800000u);
+    EG_EXPECT_EQ_U(got.u[1], 0x4afffffeu);
+    eg_vm_alu(EG_VM_FCEIL, &got, &in, &in, &in);
+    EG_EXPECT_EQ_U(got.u[8], 0xbf800000u);
+    EG_EXPECT_EQ_U(got.u[4], 0xcafffffeu);
+    eg_vm_alu(EG_VM_FFRACT, &got, &in, &in, &in);
+    EG_EXPECT_EQ_U(got.u[15], 0x3f400000u);
+}
+
+/* The vector forms of smoothstep, step, sign, inversesqrt, mod and rem give the values worked
+ * out by hand from the GLSL.std.450 definitions (all exact in binary32), in every lane. */
+EG_TEST(soft_vm, alu_vector_ops_by_hand)
+{
+    eg_soft_reg_t a, b, c, d;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) { a.f[l] = 0.0f; b.f[l] = 1.0f; c.f[l] = 0.25f; }
+    eg_vm_alu(EG_VM_FSMOOTH, &d, &a, &b, &c);      /* 0.25^2 * (3 - 0.5) = 0.15625 */
+    EG_EXPECT_EQ_U(d.u[0], 0x3e200000u);
+    EG_EXPECT_EQ_U(d.u[EG_SOFT_LANES - 1u], 0x3e200000u);
+    eg_vm_alu(EG_VM_FSTEP, &d, &b, &c, &c);        /* step(1, 0.25) = 0 */
+    EG_EXPECT_EQ_U(d.u[5], 0u);
+    eg_vm_alu(EG_VM_FSTEP, &d, &c, &b, &b);        /* step(0.25, 1) = 1 */
+    EG_EXPECT_EQ_U(d.u[5], 0x3f800000u);
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) { a.f[l] = -3.0f; b.f[l] = 4.0f; c.f[l] = -1.0f; }
+    eg_vm_alu(EG_VM_FSIGN, &d, &a, &a, &a);        /* sign(-3) = -1 */
+    EG_EXPECT_EQ_U(d.u[7], 0xbf800000u);
+    eg_vm_alu(EG_VM_FRSQRT, &d, &b, &b, &b);       /* 1 / sqrt(4) = 0.5 */
+    EG_EXPECT_EQ_U(d.u[9], 0x3f000000u);
+    eg_vm_alu(EG_VM_FMOD, &d, &c, &a, &a);         /* -1 - (-3) * floor(1/3) = -1 (floor(0.33) = 0) */
+    EG_EXPECT_EQ_U(d.u[2], 0xbf800000u);
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) a.f[l] = 3.0f;
+    eg_vm_alu(EG_VM_FMOD, &d, &c, &a, &a);         /* -1 - 3 * floor(-1/3) = -1 + 3 = 2 */
+    EG_EXPECT_EQ_U(d.u[2], 0x40000000u);
+    eg_vm_alu(EG_VM_FREM, &d, &c, &a, &a);         /* -1 - 3 * trunc(-1/3) = -1 */
+    EG_EXPECT_EQ_U(d.u[2], 0xbf800000u);
+}
 #endif

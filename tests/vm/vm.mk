@@ -26,6 +26,14 @@ $(VM_DISPLAY_BIN): tests/vm/vm_display_test.c examples/demo/demo.h $(VM_DISPLAY_
 	    { grep -v -e 'statically linked applications requires at runtime' -e 'in function' || true; }
 	@test -x $@
 
+# helper gbm: the same program linked dynamically, for the GLES-through-GBM cases: it dlopens
+# Mesa (libEGL, libgbm, libGLESv2, kms_swrast), which tools/vm_display_test.sh copies into a
+# second initramfs together with this binary's and Mesa's shared libraries.
+VM_DISPLAY_DYN_BIN := $(BUILD)/tests/vm_display_test_dyn
+$(VM_DISPLAY_DYN_BIN): tests/vm/vm_display_test.c examples/demo/demo.h $(VM_DISPLAY_DEPS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $< $(VM_DISPLAY_DEPS) $(LIB) $(LDLIBS_BOARD) -o $@
+
 # The dashboard's reference check on the host (tools/vm_demo_ref.sh): renders the same frame on
 # the backend EMGPU_TEST_BACKEND names (soft, vulkan/lavapipe, gles/llvmpipe) and writes a PPM.
 VM_DEMO_REF_BIN := $(BUILD)/tests/vm_demo_ref

@@ -21,6 +21,14 @@
  * rendered by the demo's own passes, copied into the surface texture and converted by Present,
  * as the desktop simulator shows it. Its line names one 800x480 tile, demo_dashboard@0,0
  * (tests/ref/demo_dashboard.png, cross-checked on lavapipe and llvmpipe by tools/vm_demo_ref.sh).
+ *
+ *   vm_display_test_dyn gbm /dev/dri/card0 xrgb8888|rgb565   (helper gbm; the dynamically linked
+ *                                           build, with Mesa in the initramfs)
+ * The same frames on the GLES backend presenting natively through GBM: the DRM surface is made
+ * first, a GLES adapter is requested with it as compatibleSurface, and everything (scenes,
+ * clears, the dashboard) renders on that device (llvmpipe). Both configurations must be native
+ * (EGL window surface on a gbm_surface, SuccessOptimal, not zero copy). Each tile carries the
+ * scene's GPU tolerance (name@x,y~TOL/PERMILLE, tests/scenes/scene_list.c), which the host applies.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -39,6 +47,7 @@
 
 #include "examples/demo/demo.h"
 #include "kernel/api/device.h"
+#include "kernel/api/instance.h"
 #include "kernel/api/surface.h"
 #include "tests/harness/harness.h"
 #include "tests/harness/test_device.h"
@@ -51,6 +60,8 @@ const eg_test_entry_t eg_test_list[1] = {{"vm_display", "none", NULL}};
 const unsigned eg_test_count = 0;
 
 static int passed, failed;
+static WGPUQueue g_queue;              /* the queue of the device that renders (soft, or GLES) */
+static bool g_gbm;                     /* helper gbm: GLES presenting through GBM */
 
 #define CHECK(cond, ...) \
     do { if (cond) passed++; else { failed++; printf("  FAIL %s:%d: ", __FILE__, __LINE__); \
@@ -121,7 +132,7 @@ static void clear_pass(WGPUDevice d, WGPUTexture t, const uint8_t bg[3])
     wgpuRenderPassEncoderEnd(pass);
     wgpuRenderPassEncoderRelease(pass);
     WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc, NULL);
-    wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+    wgpuQueueSubmit(g_queue, 1, &cb);
     wgpuCommandBufferRelease(cb);
     wgpuCommandEncoderRelease(enc);
     wgpuTextureViewRelease(view);
@@ -155,7 +166,7 @@ static bool put_scene(WGPUDevice d, WGPUTexture t, WGPUTextureFormat f, const ch
     layout.bytesPerRow = n * bpp;
     layout.rowsPerImage = n;
     WGPUExtent3D size = { n, n, 1 };
-    wgpuQueueWriteTexture(eg_test_queue(), &dst, texels, (size_t)n * n * bpp, &layout, &size);
+    wgpuQueueWriteTexture(g_queue, &dst, texels, (size_t)n * n * bpp, &layout, &size);
     return true;
 }
 
@@ -185,11 +196,25 @@ static void show_frame(WGPUDevice d, WGPUSurface s, const WGPUSurfaceCapabilitie
     c.width = p->zero_copy ? s->target.width_px : CV_W;
     c.height = p->zero_copy ? s->target.height_px : CV_H;
     wgpuSurfaceConfigure(s, &c);
-    CHECK(s->zero_copy == p->zero_copy, "frame %s: zero copy %d, expected %d", p->tag,
-          (int)s->zero_copy, (int)p->zero_copy);
+    bool zc = p->zero_copy && !g_gbm;      /* GBM: native, never zero copy */
+    CHECK(s->zero_copy == zc, "frame %s: zero copy %d, expected %d", p->tag, (int)s->zero_copy, (int)zc);
+    CHECK(s->native == g_gbm, "frame %s: native %d, expected %d", p->tag, (int)s->native, (int)g_gbm);
+    /* GBM: the first frame of a configuration takes the CRTC with SETCRTC; three more frames
+     * before the captured one make it a page flip after the gbm_surface's buffers have cycled
+     * (framebuffer cache hits, buffers released after their flip). */
+    for (uint32_t k = 0; g_gbm && k < 3; k++) {
+        static const uint8_t pre[3][3] = { { 0, 0, 0 }, { 255, 255, 255 }, { 255, 255, 0 } };
+        WGPUSurfaceTexture pt = WGPU_SURFACE_TEXTURE_INIT;
+        wgpuSurfaceGetCurrentTexture(s, &pt);
+        CHECK(pt.texture != NULL, "frame %s: extra frame %u: status %d", p->tag, (unsigned)k, (int)pt.status);
+        if (!pt.texture) break;
+        clear_pass(d, pt.texture, pre[k]);
+        CHECK(wgpuSurfacePresent(s) == WGPUStatus_Success, "frame %s: extra frame %u: Present", p->tag, (unsigned)k);
+        wgpuTextureRelease(pt.texture);
+    }
     WGPUSurfaceTexture st = WGPU_SURFACE_TEXTURE_INIT;
     wgpuSurfaceGetCurrentTexture(s, &st);
-    WGPUSurfaceGetCurrentTextureStatus want = p->zero_copy
+    WGPUSurfaceGetCurrentTextureStatus want = zc || g_gbm
         ? WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal
         : WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal;
     CHECK(st.status == want, "frame %s: GetCurrentTexture status %d, expected %d", p->tag,
@@ -200,6 +225,9 @@ static void show_frame(WGPUDevice d, WGPUSurface s, const WGPUSurfaceCapabilitie
     int len = snprintf(line, sizeof line, "EGVM_FRAME %s %ux%u %s bg=%02x%02x%02x", p->tag,
                        (unsigned)c.width, (unsigned)c.height, eg_panel_format_name(s->target.format),
                        p->bg[0], p->bg[1], p->bg[2]);
+    /* GBM: the mode outside a smaller frame is cleared to black (gl_surface_window.c) */
+    if (g_gbm && (c.width < s->target.width_px || c.height < s->target.height_px) && len > 0)
+        len += snprintf(line + len, sizeof line - (size_t)len, " rest=000000");
     for (uint32_t i = 0; i < SCENES_PER_FRAME; i++) {
         uint32_t x, y;
         tile_origin(i, &x, &y);
@@ -208,6 +236,10 @@ static void show_frame(WGPUDevice d, WGPUSurface s, const WGPUSurfaceCapabilitie
         if (ok && len > 0 && (size_t)len < sizeof line)
             len += snprintf(line + len, sizeof line - (size_t)len, " %s@%u,%u", p->scenes[i],
                             (unsigned)x, (unsigned)y);
+        const eg_scene_info_t *si = eg_scene_find(p->scenes[i]);
+        if (ok && g_gbm && si && len > 0 && (size_t)len < sizeof line)   /* llvmpipe: the GPU tolerance */
+            len += snprintf(line + len, sizeof line - (size_t)len, "~%u/%u", (unsigned)si->gpu_tol,
+                            (unsigned)si->gpu_bad_permille);
     }
     CHECK(wgpuSurfacePresent(s) == WGPUStatus_Success, "frame %s: Present", p->tag);
     wgpuTextureRelease(st.texture);
@@ -255,7 +287,7 @@ static void show_demo(WGPUDevice d, WGPUSurface s)
         WGPUExtent3D size = { DEMO_W_PX, DEMO_H_PX, 1 };
         wgpuCommandEncoderCopyTextureToTexture(enc, &from, &to, &size);
         WGPUCommandBuffer cb = wgpuCommandEncoderFinish(enc, NULL);
-        wgpuQueueSubmit(eg_test_queue(), 1, &cb);
+        wgpuQueueSubmit(g_queue, 1, &cb);
         wgpuCommandBufferRelease(cb);
         wgpuCommandEncoderRelease(enc);
         CHECK(wgpuSurfacePresent(s) == WGPUStatus_Success, "dashboard: Present");
@@ -270,8 +302,10 @@ static void show_demo(WGPUDevice d, WGPUSurface s)
     if (!ok || !st.texture) return;
     /* The tile covers the whole configured area, so the host's clear-color check has nothing
      * left to check; bg is a placeholder. */
-    printf("EGVM_FRAME demo %ux%u %s bg=000000 demo_dashboard@0,0\n", DEMO_W_PX, DEMO_H_PX,
-           eg_panel_format_name(s->target.format));
+    /* GLES: the tolerance tools/vm_demo_ref.sh uses for the 2D layer (INTERP, 4/255, 2%),
+     * which also covers the 3D view (llvmpipe differs from soft by at most 2/255 there). */
+    printf("EGVM_FRAME demo %ux%u %s bg=000000 demo_dashboard@0,0%s\n", DEMO_W_PX, DEMO_H_PX,
+           eg_panel_format_name(s->target.format), g_gbm ? "~4/20 rest=000000" : "");
     fflush(stdout);
     hold();
 }
@@ -316,14 +350,123 @@ static WGPUSurface make_surface(const char *kind, const char *path, const char *
     return wgpuInstanceCreateSurface(eg_test_instance(), &sd);
 }
 
+/* ---- helper gbm: a GLES device bound to the DRM surface (compatibleSurface) ---- */
+
+static void gbm_on_error(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *u1, void *u2)
+{
+    (void)device; (void)u1; (void)u2;
+    if (eg_test_err.count++ > 0) return;
+    eg_test_err.type = type;
+    size_t n = message.length == WGPU_STRLEN ? strlen(message.data) : message.length;
+    if (n >= sizeof eg_test_err.message) n = sizeof eg_test_err.message - 1;
+    memcpy(eg_test_err.message, message.data, n);
+    eg_test_err.message[n] = '\0';
+}
+
+static void gbm_on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message,
+                           void *u1, void *u2)
+{
+    (void)message; (void)u2;
+    *(WGPUAdapter *)u1 = status == WGPURequestAdapterStatus_Success ? adapter : NULL;
+}
+
+static void gbm_on_device(WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message,
+                          void *u1, void *u2)
+{
+    (void)message; (void)u2;
+    *(WGPUDevice *)u1 = status == WGPURequestDeviceStatus_Success ? device : NULL;
+}
+
+static WGPUDevice gles_device_for(WGPUSurface s, WGPUAdapter *adapter)
+{
+    WGPURequestAdapterOptions opt = WGPU_REQUEST_ADAPTER_OPTIONS_INIT;
+    opt.backendType = WGPUBackendType_OpenGLES;
+    opt.compatibleSurface = s;
+    WGPURequestAdapterCallbackInfo aci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
+    aci.mode = WGPUCallbackMode_AllowSpontaneous;
+    aci.callback = gbm_on_adapter;
+    aci.userdata1 = adapter;
+    wgpuInstanceRequestAdapter(eg_test_instance(), &opt, aci);
+    if (!*adapter) return NULL;
+    WGPUDevice d = NULL;
+    WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
+    dd.uncapturedErrorCallbackInfo.callback = gbm_on_error;
+    WGPURequestDeviceCallbackInfo dci = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+    dci.mode = WGPUCallbackMode_AllowSpontaneous;
+    dci.callback = gbm_on_device;
+    dci.userdata1 = &d;
+    wgpuAdapterRequestDevice(*adapter, &dd, dci);
+    return d;
+}
+
+static void print_output(WGPUSurface s, const char *path)
+{
+    if (s->kind == EG_SURFACE_DRM)
+        printf("  drm %s: connector %u crtc %u %ux%u %s stride %u, %u buffers, %s\n", path,
+               (unsigned)s->drm.connector_id, (unsigned)s->drm.crtc_id,
+               (unsigned)s->drm.width_px, (unsigned)s->drm.height_px,
+               eg_panel_format_name(s->target.format), (unsigned)s->drm.stride_B,
+               (unsigned)s->drm.buffers, s->drm.page_flip ? "page flip" : "mode set");
+    else
+        printf("  fbdev %s: %ux%u %s stride %u, %u screen(s)\n", path,
+               (unsigned)s->target.width_px, (unsigned)s->target.height_px,
+               eg_panel_format_name(s->target.format), (unsigned)s->target.stride_B,
+               (unsigned)s->fbdev.screens);
+}
+
+static void run_surface(WGPUDevice d, WGPUSurface s)
+{
+    WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
+    CHECK(wgpuSurfaceGetCapabilities(s, d->adapter, &caps) == WGPUStatus_Success, "GetCapabilities");
+    /* GBM: the EGL path's table (BGRA8Unorm first); else the panel's zero-copy format. */
+    WGPUTextureFormat first = g_gbm ? WGPUTextureFormat_BGRA8Unorm : eg_panel_format_texture(s->target.format);
+    CHECK(caps.formatCount > 0 && caps.formats[0] == first, "formats[0] is %s for %s",
+          g_gbm ? "BGRA8Unorm (EGL)" : "the zero-copy format", eg_panel_format_name(s->target.format));
+    if (g_gbm) {   /* no scaler: a configuration larger than the mode is refused by the GBM path */
+        WGPUSurfaceConfiguration c = WGPU_SURFACE_CONFIGURATION_INIT;
+        c.device = d;
+        c.usage = WGPUTextureUsage_RenderAttachment;
+        c.format = WGPUTextureFormat_BGRA8Unorm;
+        c.width = s->target.width_px + 1;
+        c.height = s->target.height_px;
+        wgpuSurfaceConfigure(s, &c);
+        CHECK(eg_test_err.count == 1 && eg_device_last_error_code(d) == EG_E_SURFACE_SIZE &&
+              s->state == EG_SURFACE_UNCONFIGURED, "a %ux%u configuration: %u error(s), code %u, state %d "
+              "(expected SURFACE_SIZE, unconfigured)", (unsigned)c.width, (unsigned)c.height,
+              eg_test_err.count, (unsigned)eg_device_last_error_code(d), (int)s->state);
+        eg_test_errors_reset();
+    }
+    for (int i = 0; i < 2; i++) show_frame(d, s, &caps, &plans[i]);
+    show_demo(d, s);
+    wgpuSurfaceUnconfigure(s);
+}
+
+/* helper gbm: after the GLES device's Unconfigure (which gives the CRTC back to the dumb buffer
+ * and removes its framebuffers), the soft device presents to the same surface through the dumb
+ * buffers and page flips again: frame "zc" once more, exact (the host compares it without
+ * tolerance). Were the CRTC still GBM's, or turned off, the capture would not show it. */
+static void dumb_again(WGPUDevice soft, WGPUSurface s)
+{
+    g_gbm = false;
+    g_queue = eg_test_queue();
+    WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
+    CHECK(wgpuSurfaceGetCapabilities(s, soft->adapter, &caps) == WGPUStatus_Success, "GetCapabilities (soft)");
+    show_frame(soft, s, &caps, &plans[0]);
+    wgpuSurfaceUnconfigure(s);
+    g_gbm = true;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        printf("usage: %s fb DEVICE [tall] | drm DEVICE [xrgb8888|rgb565]\n", argv[0]);
+        printf("usage: %s fb DEVICE [tall] | drm DEVICE [xrgb8888|rgb565] | gbm DEVICE [xrgb8888|rgb565]\n",
+               argv[0]);
         return 2;
     }
-    WGPUDevice d = eg_test_device("soft");
+    g_gbm = strcmp(argv[1], "gbm") == 0;
+    WGPUDevice d = eg_test_device("soft"), soft = d;
     if (!d) { printf("  SKIP vm_display: soft backend not compiled in\n0 passed, 0 failed, 1 skipped\n"); return 0; }
+    g_queue = eg_test_queue();
 #if defined(__linux__)
     /* The console would draw its cursor over the picture: graphics mode while we run. */
     int tty = open("/dev/tty0", O_RDWR | O_CLOEXEC);
@@ -336,35 +479,48 @@ int main(int argc, char **argv)
         CHECK(bad == NULL, "a 1234x567 mode was accepted");
         if (bad) wgpuSurfaceRelease(bad);
     }
-    WGPUSurface s = make_surface(argv[1], argv[2], argc > 3 ? argv[3] : NULL, w, h);
+    WGPUSurface s = make_surface(g_gbm ? "drm" : argv[1], argv[2], argc > 3 ? argv[3] : NULL, w, h);
     CHECK(s != NULL, "CreateSurface %s %s", argv[1], argv[2]);
     CHECK(!s || !w || (s->target.width_px == w && s->target.height_px == h),
           "the surface is %ux%u, %ux%u was asked for", s ? (unsigned)s->target.width_px : 0u,
           s ? (unsigned)s->target.height_px : 0u, w, h);
-    if (s) {
-        WGPUSurfaceCapabilities caps = WGPU_SURFACE_CAPABILITIES_INIT;
-        CHECK(wgpuSurfaceGetCapabilities(s, d->adapter, &caps) == WGPUStatus_Success, "GetCapabilities");
-        CHECK(caps.formats[0] == eg_panel_format_texture(s->target.format),
-              "formats[0] is the zero-copy format of %s", eg_panel_format_name(s->target.format));
-        if (s->kind == EG_SURFACE_DRM)
-            printf("  drm %s: connector %u crtc %u %ux%u %s stride %u, %u buffers, %s\n", argv[2],
-                   (unsigned)s->drm.connector_id, (unsigned)s->drm.crtc_id,
-                   (unsigned)s->drm.width_px, (unsigned)s->drm.height_px,
-                   eg_panel_format_name(s->target.format), (unsigned)s->drm.stride_B,
-                   (unsigned)s->drm.buffers, s->drm.page_flip ? "page flip" : "mode set");
-        else
-            printf("  fbdev %s: %ux%u %s stride %u, %u screen(s)\n", argv[2],
-                   (unsigned)s->target.width_px, (unsigned)s->target.height_px,
-                   eg_panel_format_name(s->target.format), (unsigned)s->target.stride_B,
-                   (unsigned)s->fbdev.screens);
-        for (int i = 0; i < 2; i++) show_frame(d, s, &caps, &plans[i]);
-        show_demo(d, s);
-        wgpuSurfaceUnconfigure(s);
-        wgpuSurfaceRelease(s);
+    WGPUAdapter gles_adapter = NULL;
+    WGPUDevice gles = NULL;
+    WGPUQueue gles_queue = NULL;
+    if (s && g_gbm) {
+        double t0 = now_ms();
+        gles = gles_device_for(s, &gles_adapter);
+        CHECK(gles != NULL, "a GLES device for the DRM surface (compatibleSurface)");
+        if (gles) {
+            printf("  gles: %s, %s (adapter and device in %.0f ms)\n", gles->info.device,
+                   gles->info.description, now_ms() - t0);
+            d = gles;
+            g_queue = gles_queue = wgpuDeviceGetQueue(gles);
+        }
     }
+    if (s) print_output(s, argv[2]);
+    if (s && (!g_gbm || gles)) run_surface(d, s);
+    if (s && gles) dumb_again(soft, s);
+    /* The GBM adapter's devices use the surface's card fd: they go first (docs/displays.md). */
+    if (gles) {
+        wgpuQueueRelease(gles_queue);
+        wgpuDeviceRelease(gles);
+    }
+    if (gles_adapter) wgpuAdapterRelease(gles_adapter);
+    if (s) wgpuSurfaceRelease(s);
 #if defined(__linux__)
     if (tty >= 0) { (void)ioctl(tty, KDSETMODE, KD_TEXT); close(tty); }
 #endif
+    /* Everything released but the soft test device (adapter, device, queue): a leak (the GLES
+     * device, a frame texture, the surface) would otherwise only print a line. */
+    uint32_t left = 0;
+    for (uint32_t k = EG_KIND_BUFFER; k < EG_KIND_COUNT; k++) left += eg_test_instance()->pools[k].used;
+    CHECK(left == 0 && eg_test_instance()->pools[EG_KIND_ADAPTER].used == 1 &&
+          eg_test_instance()->pools[EG_KIND_DEVICE].used == 1 && eg_test_instance()->pools[EG_KIND_QUEUE].used == 1,
+          "objects left before the test device's release: %u adapter(s), %u device(s), %u queue(s), %u other",
+          (unsigned)eg_test_instance()->pools[EG_KIND_ADAPTER].used,
+          (unsigned)eg_test_instance()->pools[EG_KIND_DEVICE].used,
+          (unsigned)eg_test_instance()->pools[EG_KIND_QUEUE].used, (unsigned)left);
     eg_test_device_release();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -1,0 +1,211 @@
+/* hal/d3d12 TPF emitter: textures, samplers and storage textures (sample*, ld, resinfo, typed UAV load/store). */
+#include "config/emgpu_config.h"
+
+#if EMGPU_D3D12_TPF
+
+#include "hal/d3d12/d3d_tpf_internal.h"
+
+static bool res_pair(tpf_t *t, uint32_t id, uint32_t *img, uint32_t *smp)
+{
+    tpf_val_t *v = tpf_val(t, id);
+    if (v->kind == TV_SIMAGE) { *img = v->idx & 0xffffu; *smp = v->idx >> 16; return true; }
+    if (v->kind == TV_RES) { *img = v->idx; *smp = ~0u; return true; }
+    return tpf_fail(t, "DXBC emitter: value %u is used as a texture but is not one", (unsigned)id);
+}
+
+/* Coordinates of an image instruction packed into one r#. */
+static uint32_t coords(tpf_t *t, uint32_t id, uint32_t *n)
+{
+    tpf_sc_t *c = tpf_comps(t, id, n);
+    return tpf_pack(t, c, *n);
+}
+
+static void result(tpf_t *t, const eg_ir_inst_t *in, uint32_t reg)
+{
+    uint32_t n = eg_ir_scalars(t->ir, in->type);
+    tpf_val_t v = tpf_alias_comps(t, n);
+    for (uint32_t i = 0; i < n; i++) t->comps[v.idx + i] = tpf_tsc(reg * 4u + (i < 4 ? i : 3));
+    t->vals[in->result] = v;
+}
+
+static void sampler_operand(tpf_t *t, uint32_t smp, int comp)
+{
+    const tpf_res_t *r = &t->res[smp];
+    uint32_t idx[2] = { r->range, r->reg };
+    tpf_o_reg(t, TPF_R_SAMPLER, 2, idx, comp < 0 ? 0u : 2u | 2u << 2 | (uint32_t)comp << 4);
+}
+
+/* Image operands (SPIR-V 3.14): Bias, Lod, Grad (2), ConstOffset, Offset, ConstOffsets, Sample, MinLod. */
+typedef struct img_ops { uint32_t mask; uint32_t bias, lod, dx, dy, offset, sample; } img_ops_t;
+
+static void read_ops(const eg_ir_inst_t *in, uint32_t first, img_ops_t *o)
+{
+    *o = (img_ops_t){ 0 };
+    if (in->operand_count <= first) return;
+    o->mask = in->operands[first];
+    uint32_t at = first + 1;
+    if (o->mask & SpvImageOperandsBiasMask) o->bias = in->operands[at++];
+    if (o->mask & SpvImageOperandsLodMask) o->lod = in->operands[at++];
+    if (o->mask & SpvImageOperandsGradMask) { o->dx = in->operands[at++]; o->dy = in->operands[at++]; }
+    if (o->mask & SpvImageOperandsConstOffsetMask) o->offset = in->operands[at++];
+    if (o->mask & SpvImageOperandsOffsetMask) at++;
+    if (o->mask & SpvImageOperandsConstOffsetsMask) at++;
+    if (o->mask & SpvImageOperandsSampleMask) o->sample = in->operands[at++];
+}
+
+/* ConstOffset as the aoffimmi extended opcode token (4-bit signed u, v, w). */
+static uint32_t offset_token(tpf_t *t, uint32_t id)
+{
+    uint32_t n, tok = 1u;
+    tpf_sc_t *o = tpf_comps(t, id, &n);
+    for (uint32_t i = 0; i < n && i < 3; i++) tok |= (o[i].v & 0xfu) << (9 + 4 * i);
+    return tok;
+}
+
+static bool sample(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t img, smp, n;
+    if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+    if (smp == ~0u) return tpf_unsupported(t, in, "sampling without a sampler");
+    bool dref = in->op == SpvOpImageSampleDrefImplicitLod || in->op == SpvOpImageSampleDrefExplicitLod;
+    bool gather = in->op == SpvOpImageGather || in->op == SpvOpImageDrefGather;
+    img_ops_t o;
+    read_ops(in, dref || gather ? 3u : 2u, &o);
+    uint32_t c = coords(t, in->operands[1], &n);
+    uint32_t op = TPF_SAMPLE;
+    if (gather) op = in->op == SpvOpImageDrefGather ? TPF_GATHER4_C : TPF_GATHER4;
+    else if (dref) op = in->op == SpvOpImageSampleDrefExplicitLod ? TPF_SAMPLE_C_LZ : TPF_SAMPLE_C;
+    else if (o.mask & SpvImageOperandsLodMask) op = TPF_SAMPLE_L;
+    else if (o.mask & SpvImageOperandsGradMask) op = TPF_SAMPLE_D;
+    else if (o.mask & SpvImageOperandsBiasMask) op = TPF_SAMPLE_B;
+    uint32_t dx = 0, dy = 0;
+    if (op == TPF_SAMPLE_D) { dx = coords(t, o.dx, &n); dy = coords(t, o.dy, &n); }
+    uint32_t d = tpf_vtemp(t);
+    uint32_t off = o.offset ? offset_token(t, o.offset) : 0;
+    tpf_begin(t, op | (off ? 1u << 31 : 0u));
+    if (off) tpf_tok(t, off);
+    tpf_o_dstv(t, d, 0xf);
+    tpf_o_srcv(t, c, TPF_SWZ_XYZW);
+    tpf_o_res(t, img, TPF_SWZ_XYZW);
+    int comp = -1;
+    if (in->op == SpvOpImageGather) comp = (int)(tpf_comps(t, in->operands[2], &n)[0].v & 3u);
+    if (gather) comp = comp < 0 ? 0 : comp;
+    sampler_operand(t, smp, comp);
+    if (dref) tpf_o_src(t, tpf_comps(t, in->operands[2], &n)[0]);
+    if (op == TPF_SAMPLE_L) tpf_o_src(t, tpf_comps(t, o.lod, &n)[0]);
+    if (op == TPF_SAMPLE_B) tpf_o_src(t, tpf_comps(t, o.bias, &n)[0]);
+    if (op == TPF_SAMPLE_D) { tpf_o_srcv(t, dx, TPF_SWZ_XYZW); tpf_o_srcv(t, dy, TPF_SWZ_XYZW); }
+    tpf_end(t);
+    result(t, in, d);
+    return !t->failed;
+}
+
+/* ld: the mip level goes after the coordinates (x, y, [layer|z], mip); multisampled: ld2dms. */
+static bool fetch(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t img, smp, n;
+    if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+    img_ops_t o;
+    read_ops(in, 2, &o);
+    tpf_sc_t c[4] = { tpf_imm(0), tpf_imm(0), tpf_imm(0), tpf_imm(0) };
+    tpf_sc_t *s = tpf_comps(t, in->operands[1], &n);
+    for (uint32_t i = 0; i < n && i < 3; i++) c[i] = s[i];
+    bool ms = t->res[img].dim == 4 || t->res[img].dim == 9;
+    if (!ms && n < 4) c[n == 3 ? 3 : n] = o.lod ? tpf_comps(t, o.lod, &n)[0] : tpf_imm(0);
+    uint32_t a = tpf_pack(t, c, 4), d = tpf_vtemp(t);
+    tpf_begin(t, ms ? TPF_LD2DMS : TPF_LD);
+    tpf_o_dstv(t, d, 0xf);
+    tpf_o_srcv(t, a, TPF_SWZ_XYZW);
+    tpf_o_res(t, img, TPF_SWZ_XYZW);
+    if (ms) tpf_o_src(t, o.sample ? tpf_comps(t, o.sample, &n)[0] : tpf_imm(0));
+    tpf_end(t);
+    result(t, in, d);
+    return !t->failed;
+}
+
+static bool storage(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t img, smp, n;
+    if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+    uint32_t a = coords(t, in->operands[1], &n);
+    if (in->op == SpvOpImageRead) {
+        uint32_t d = tpf_vtemp(t);
+        tpf_begin(t, TPF_LD_UAV_TYPED);
+        tpf_o_dstv(t, d, 0xf); tpf_o_srcv(t, a, TPF_SWZ_XYZW); tpf_o_res(t, img, TPF_SWZ_XYZW);
+        tpf_end(t);
+        result(t, in, d);
+        return !t->failed;
+    }
+    tpf_sc_t *v = tpf_comps(t, in->operands[2], &n);
+    uint32_t val = tpf_pack(t, v, n);
+    const tpf_res_t *r = &t->res[img];
+    uint32_t idx[2] = { r->range, r->reg };
+    tpf_begin(t, TPF_STORE_UAV_TYPED);
+    tpf_o_reg(t, TPF_R_UAV, 2, idx, 2u | 0xfu << 4);
+    tpf_o_srcv(t, a, TPF_SWZ_XYZW);
+    tpf_o_srcv(t, val, TPF_SWZ_XYZW);
+    tpf_end(t);
+    return !t->failed;
+}
+
+/* resinfo_uint: width, height, depth or layers, mip count. */
+static bool query(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t img, smp, n;
+    if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+    uint32_t d = tpf_vtemp(t);
+    if (in->op == SpvOpImageQuerySamples) {
+        tpf_begin(t, TPF_SAMPLE_INFO | 1u << 11);
+        tpf_o_dstv(t, d, 0xf); tpf_o_res(t, img, TPF_SWZ_XYZW);
+        tpf_end(t);
+        result(t, in, d);
+        return !t->failed;
+    }
+    tpf_sc_t lod = in->op == SpvOpImageQuerySizeLod ? tpf_comps(t, in->operands[1], &n)[0] : tpf_imm(0);
+    tpf_begin(t, TPF_RESINFO | 2u << 11);
+    tpf_o_dstv(t, d, 0xf); tpf_o_src(t, lod); tpf_o_res(t, img, TPF_SWZ_XYZW);
+    tpf_end(t);
+    if (in->op == SpvOpImageQueryLevels) {
+        t->vals[in->result] = tpf_alias_comps(t, 1);
+        t->comps[t->vals[in->result].idx] = tpf_tsc(d * 4u + 3u);
+        return !t->failed;
+    }
+    const eg_ir_type_t *ty = eg_ir_type(t->ir, eg_ir_type_of(t->ir, in->operands[0]));
+    n = eg_ir_scalars(t->ir, in->type);
+    tpf_val_t v = tpf_alias_comps(t, n);
+    for (uint32_t i = 0; i < n; i++) t->comps[v.idx + i] = tpf_tsc(d * 4u + i);
+    if (ty->kind == EG_IR_IMAGE && ty->dim == SpvDim1D && ty->arrayed && n == 2)   /* 1D array: width, layers */
+        t->comps[v.idx + 1] = tpf_tsc(d * 4u + 1u);
+    t->vals[in->result] = v;
+    return !t->failed;
+}
+
+bool tpf_image(tpf_t *t, const eg_ir_inst_t *in, bool *handled)
+{
+    *handled = true;
+    uint32_t img, smp;
+    switch (in->op) {
+    case SpvOpSampledImage:
+        if (tpf_val(t, in->operands[0])->kind != TV_RES || tpf_val(t, in->operands[1])->kind != TV_RES)
+            return tpf_unsupported(t, in, "OpSampledImage of values that are not a texture and a sampler");
+        t->vals[in->result] = (tpf_val_t){ TV_SIMAGE, 1, (tpf_val(t, in->operands[0])->idx & 0xffffu) |
+                                                         tpf_val(t, in->operands[1])->idx << 16 };
+        return !t->failed;
+    case SpvOpImage:
+        if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+        t->vals[in->result] = (tpf_val_t){ TV_RES, 1, img };
+        return true;
+    case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod: case SpvOpImageSampleDrefImplicitLod:
+    case SpvOpImageSampleDrefExplicitLod: case SpvOpImageGather: case SpvOpImageDrefGather:
+        return sample(t, in);
+    case SpvOpImageFetch: return fetch(t, in);
+    case SpvOpImageRead: case SpvOpImageWrite: return storage(t, in);
+    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:
+        return query(t, in);
+    default:
+        *handled = false;
+        return true;
+    }
+}
+
+#endif /* EMGPU_D3D12_TPF */

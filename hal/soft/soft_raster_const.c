@@ -1,0 +1,339 @@
+/* hal/soft block-constant fragments: a 4x4 block whose program outputs provably do not vary runs once.
+ *
+ * WHY. UI shaders compute coverage from a signed distance (rounded rectangles, circles): inside
+ * a shape, away from its 1 px ramp, every pixel gets the same color although the inputs (local
+ * coordinates) vary. The VM would run the whole program for 16 lanes to find that out.
+ *
+ * HOW. A fragment program qualifies at pipeline creation (eg_soft_const_class) when it is
+ * straight-line code (the copy class's rules: blocks in order joined by unconditional branches,
+ * so every instruction runs on exactly the invocation's lanes) of the ops below, with no side
+ * effects, discard, depth or sample-mask output. Per block (eg_soft_const_block), after the
+ * inputs are interpolated, the program is evaluated ONCE over abstract values: each register is
+ * either CONST (every lane holds the same bits, known) or a RANGE [lo, hi] that contains every
+ * lane's value. Ranges come from the interpolated lanes themselves (exact min / max) and are
+ * carried through each op with the op's own float arithmetic on the bounds: round-to-nearest is
+ * monotone, so for + - * the rounded results at the corners of the operand box bound the
+ * rounded result of any operands inside it, and abs / neg / min / max / clamp / sqrt are
+ * monotone pieces. Any non-finite bound stops the analysis (then the VM runs).
+ * A register becomes CONST when its lanes must all equal one nonzero value (lo == hi != 0:
+ * +0 and -0 compare equal but differ in bits), when every operand is CONST (then the value is
+ * computed with the VM's own expression, soft_vm_alu.c, so the bits are the VM's), or when a
+ * min / max / clamp picks one operand in every lane (strict comparisons of the bounds).
+ * When all four components of output 0 are CONST the block's output is those bits in every
+ * lane: exactly what the VM would have written, by construction, on any CPU.
+ *
+ * Cost: about one VM instruction's work per program instruction, instead of 16 lanes each.
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_vm.h"
+#include "hal/soft/soft_vm_simd.h"
+
+#define CONST_MAX_REGS 64u         /* lane registers a qualifying program may use */
+#define CONST_MAX_OPS  64u         /* instructions after dropping control flow */
+#define CONST_MAX_VALS 128u        /* value table: constants [0, 64), then one per instruction */
+
+/* One register over the block: every lane's value lies in [lo, hi]; cst: all lanes hold lo's bits. */
+typedef struct aval {
+    float lo, hi;
+    uint32_t cst;
+} aval_t;
+
+/* A compiled instruction: operands index the value table. */
+typedef struct cop {
+    uint8_t op, dst, a, b, c;
+} cop_t;
+
+struct eg_soft_const_prog {
+    uint32_t nops, nconst, nvals;
+    uint8_t out[4];                /* value index of each component of output 0 */
+    cop_t ops[CONST_MAX_OPS];
+    aval_t consts[CONST_MAX_VALS / 2u];
+};
+
+static inline uint32_t fbits(float f) { union { float f; uint32_t u; } c = { f }; return c.u; }
+static inline float bitsf(uint32_t u) { union { uint32_t u; float f; } c = { u }; return c.f; }
+static inline bool finite_f(float f) { return (fbits(f) & 0x7f800000u) != 0x7f800000u; }
+static inline float min_f(float a, float b) { return b < a ? b : a; }   /* soft_vm_alu.c fmin_f */
+static inline float max_f(float a, float b) { return a < b ? b : a; }   /* soft_vm_alu.c fmax_f */
+
+/* Operand count of the ops evaluated here (0: not supported). */
+static uint32_t op_args(uint32_t op)
+{
+    switch (op) {
+    case EG_VM_MOV: case EG_VM_FNEG: case EG_VM_FABS: case EG_VM_FSQRT: return 1;
+    case EG_VM_FADD: case EG_VM_FSUB: case EG_VM_FMUL: case EG_VM_FMIN: case EG_VM_FMAX: case EG_VM_FNMIN:
+    case EG_VM_FNMAX: return 2;
+    case EG_VM_FFMA: case EG_VM_FCLAMP: case EG_VM_FNCLAMP: return 3;
+    default: return 0;
+    }
+}
+
+typedef struct cbuild {
+    const eg_soft_program_t *p;
+    struct eg_soft_const_prog *cp;
+    uint8_t reg_val[CONST_MAX_REGS];   /* value index holding each register (0xff: not written yet) */
+    uint16_t const_reg[CONST_MAX_VALS / 2u];
+} cbuild_t;
+
+/* The value index of operand r, or -1: constants get a table entry, registers must be written. */
+static int32_t operand_val(cbuild_t *b, uint32_t r)
+{
+    if (r == EG_VM_NONE) return -1;
+    if (r >= EG_VM_CONST_BASE) {
+        if (r - EG_VM_CONST_BASE >= b->p->const_count) return -1;
+        for (uint32_t i = 0; i < b->cp->nconst; i++)
+            if (b->const_reg[i] == r) return (int32_t)i;
+        float c = b->p->consts[r - EG_VM_CONST_BASE].f[0];
+        if (b->cp->nconst >= CONST_MAX_VALS / 2u || !finite_f(c)) return -1;
+        b->const_reg[b->cp->nconst] = (uint16_t)r;
+        b->cp->consts[b->cp->nconst] = (aval_t){ c, c, 1u };
+        return (int32_t)b->cp->nconst++;
+    }
+    return r < CONST_MAX_REGS && b->reg_val[r] != 0xffu ? b->reg_val[r] : -1;
+}
+
+/* Straight-line check (the copy class's rules) and compilation; false: not of the class. */
+static bool compile(cbuild_t *b)
+{
+    const eg_soft_program_t *p = b->p;
+    uint32_t block = 0, written = 0, math = 0;
+    bool after_br = false;
+    for (uint32_t r = 0; r < CONST_MAX_REGS; r++) b->reg_val[r] = 0xffu;
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        const eg_vm_inst_t *in = &p->code[i];
+        if (after_br && in->op != EG_VM_BLOCK) return false;
+        after_br = false;
+        switch (in->op) {
+        case EG_VM_END: continue;
+        case EG_VM_BLOCK:
+            if (in->imm != block || (block > 0u && p->code[i - 1u].op != EG_VM_BR)) return false;
+            block++;
+            continue;
+        case EG_VM_BR:
+            if (in->imm != block) return false;
+            after_br = true;
+            continue;
+        case EG_VM_ST_OUT: {
+            int32_t v = operand_val(b, in->a);
+            if (in->imm >= 4u || v < 0) return false;
+            b->cp->out[in->imm] = (uint8_t)v;
+            written |= 1u << in->imm;
+            continue;
+        }
+        default: break;
+        }
+        uint32_t n = op_args(in->op);
+        if (in->op != EG_VM_LD_IN && n == 0u) return false;
+        if (in->dst >= CONST_MAX_REGS || b->cp->nops >= CONST_MAX_OPS) return false;
+        if (in->op == EG_VM_LD_IN && in->imm >= 4u * EG_SOFT_MAX_LOCATIONS) return false;
+        int32_t a = n > 0u ? operand_val(b, in->a) : (int32_t)in->imm;
+        int32_t bb = n > 1u ? operand_val(b, in->b) : 0, c = n > 2u ? operand_val(b, in->c) : 0;
+        if (a < 0 || bb < 0 || c < 0) return false;
+        /* each write gets a fresh value index (registers are reused by the allocator) */
+        uint32_t dst = CONST_MAX_VALS / 2u + b->cp->nops;
+        b->cp->ops[b->cp->nops++] = (cop_t){ (uint8_t)in->op, (uint8_t)dst, (uint8_t)a, (uint8_t)bb, (uint8_t)c };
+        b->reg_val[in->dst] = (uint8_t)dst;
+        math += in->op != EG_VM_MOV && in->op != EG_VM_LD_IN;
+    }
+    b->cp->nvals = CONST_MAX_VALS / 2u + b->cp->nops;
+    /* without arithmetic the copy class (or the VM) is as fast */
+    return written == 0xFu && math > 0u;
+}
+
+eg_status_t eg_soft_const_create(struct eg_soft_raster_pipeline *r)
+{
+    const eg_soft_program_t *p = r->fs;
+    r->fs_const = NULL;
+    if (!p || r->fs_copy || r->alpha_to_coverage) return EG_STATUS_OK;
+    const eg_soft_program_info_t *info = &p->info;
+    if (info->stage != EG_SHADER_STAGE_FRAGMENT || info->output_mask != 1u || info->writes_depth ||
+        info->may_discard || info->has_side_effects || p->writes_sample_mask || p->uses_sample_id ||
+        p->reg_count > CONST_MAX_REGS)
+        return EG_STATUS_OK;
+    static struct eg_soft_const_prog tmp;   /* pipeline creation is single-threaded */
+    cbuild_t b;
+    eg_memset(&tmp, 0, sizeof tmp);
+    b.p = p;
+    b.cp = &tmp;
+    if (!compile(&b)) return EG_STATUS_OK;
+    r->fs_const = eg_soft_heap_alloc(sizeof tmp);
+    if (!r->fs_const) return EG_STATUS_OUT_OF_MEMORY;
+    eg_memcpy(r->fs_const, &tmp, sizeof tmp);
+    return EG_STATUS_OK;
+}
+
+void eg_soft_const_destroy(struct eg_soft_raster_pipeline *r)
+{
+    if (r->fs_const) eg_soft_heap_free(r->fs_const);
+    r->fs_const = NULL;
+}
+
+/* ---- evaluation over one block ---- */
+
+/* A range result: false when a bound is not finite; CONST when lo == hi != 0. */
+static inline bool range(float lo, float hi, aval_t *out)
+{
+    if (!finite_f(lo) || !finite_f(hi) || !(lo <= hi)) return false;
+    *out = (aval_t){ lo, hi, lo == hi && lo != 0.0f };
+    return true;
+}
+
+static inline bool cst(float v, aval_t *out)
+{
+    if (!finite_f(v)) return false;
+    *out = (aval_t){ v, v, 1u };
+    return true;
+}
+
+static bool mul(const aval_t *a, const aval_t *b, aval_t *out)
+{
+    if (a->cst && b->cst) return cst(a->lo * b->lo, out);
+    float p0 = a->lo * b->lo, p1 = a->lo * b->hi, p2 = a->hi * b->lo, p3 = a->hi * b->hi;
+    if (!finite_f(p0) || !finite_f(p1) || !finite_f(p2) || !finite_f(p3)) return false;
+    float lo = p0 < p1 ? p0 : p1, hi = p0 < p1 ? p1 : p0;
+    lo = p2 < lo ? p2 : lo; hi = p2 > hi ? p2 : hi;
+    lo = p3 < lo ? p3 : lo; hi = p3 > hi ? p3 : hi;
+    return range(lo, hi, out);
+}
+
+static inline bool add(const aval_t *a, float blo, float bhi, uint32_t bcst, aval_t *out)
+{
+    if (a->cst && bcst) return cst(a->lo + blo, out);
+    return range(a->lo + blo, a->hi + bhi, out);
+}
+
+/* min_f(a, b) = b < a ? b : a in every lane: one operand when the ranges do not overlap. */
+static inline bool vmin(const aval_t *a, const aval_t *b, aval_t *out)
+{
+    if (a->cst && b->cst) return cst(min_f(a->lo, b->lo), out);
+    if (a->hi < b->lo) { *out = *a; return true; }
+    if (b->hi < a->lo) { *out = *b; return true; }
+    return range(a->lo < b->lo ? a->lo : b->lo, a->hi < b->hi ? a->hi : b->hi, out);
+}
+
+/* max_f(a, b) = a < b ? b : a. */
+static inline bool vmax(const aval_t *a, const aval_t *b, aval_t *out)
+{
+    if (a->cst && b->cst) return cst(max_f(a->lo, b->lo), out);
+    if (a->hi < b->lo) { *out = *b; return true; }
+    if (b->hi < a->lo) { *out = *a; return true; }
+    return range(a->lo > b->lo ? a->lo : b->lo, a->hi > b->hi ? a->hi : b->hi, out);
+}
+
+static bool one_op(const cop_t *o, const aval_t *v, aval_t *d)
+{
+    const aval_t *a = &v[o->a], *b = &v[o->b], *c = &v[o->c];
+    aval_t t;
+    switch (o->op) {
+    case EG_VM_MOV: *d = *a; return true;
+    case EG_VM_FNEG:   /* the VM flips the sign bit: so does '-' */
+        *d = (aval_t){ -a->hi, -a->lo, a->cst };
+        return true;
+    case EG_VM_FABS:
+        if (a->cst) return cst(bitsf(fbits(a->lo) & 0x7fffffffu), d);
+        if (a->lo > 0.0f) { *d = *a; return true; }
+        if (a->hi < 0.0f) { *d = (aval_t){ -a->hi, -a->lo, 0u }; return true; }
+        return range(0.0f, -a->lo > a->hi ? -a->lo : a->hi, d);
+    case EG_VM_FSQRT:   /* correctly rounded, so monotone; negative inputs may give NaN */
+        if (a->lo < 0.0f) return false;
+        if (a->cst) return cst(eg_vm_sqrtf(a->lo), d);
+        return range(eg_vm_sqrtf(a->lo), eg_vm_sqrtf(a->hi), d);
+    case EG_VM_FADD: return add(a, b->lo, b->hi, b->cst, d);
+    case EG_VM_FSUB: return add(a, -b->hi, -b->lo, b->cst, d);   /* a - b == a + (-b) in IEEE */
+    case EG_VM_FMUL: return mul(a, b, d);
+    case EG_VM_FMIN: case EG_VM_FNMIN: return vmin(a, b, d);   /* finite ranges: no NaN lanes */
+    case EG_VM_FMAX: case EG_VM_FNMAX: return vmax(a, b, d);
+    case EG_VM_FFMA:   /* a * b + c, two roundings (-ffp-contract=off) */
+        return mul(a, b, &t) && add(&t, c->lo, c->hi, c->cst, d);
+    case EG_VM_FCLAMP: case EG_VM_FNCLAMP:   /* min_f(max_f(a, b), c) */
+        return vmax(a, b, &t) && vmin(&t, c, d);
+    default: return false;
+    }
+}
+
+/* The block's value of input slot s over all 16 lanes (their exact min / max); false when a lane
+ * is not finite (so the compare-selects below never see a NaN). */
+static bool input(const eg_soft_worker_t *w, uint32_t s, aval_t *o)
+{
+    const eg_soft_reg_t *r = &w->io_in[s >> 2].c[s & 3u];
+    if (w->in_uniform >> s & 1u) {   /* interpolate() found every lane equal */
+        if (!finite_f(r->f[0])) return false;
+        *o = (aval_t){ r->f[0], r->f[0], 1u };
+        return true;
+    }
+#if VM_SIMD
+    vf_t lo, hi, x;
+    vu_t ux, u0 = { r->u[0], r->u[0], r->u[0], r->u[0] }, e = { 0x7f800000u, 0x7f800000u, 0x7f800000u, 0x7f800000u };
+    vu_t diff = { 0, 0, 0, 0 }, bad = { 0, 0, 0, 0 };
+    VLOAD(lo, r->f);
+    hi = lo;
+    for (uint32_t k = 0; k < EG_SOFT_LANES; k += 4) {
+        VLOAD(x, r->f + k);
+        VLOAD(ux, r->u + k);
+        vu_t ml = (vu_t)(x < lo), mh = (vu_t)(hi < x), ul, uh;
+        __builtin_memcpy(&ul, &lo, 16);
+        __builtin_memcpy(&uh, &hi, 16);
+        ul = (ux & ml) | (ul & ~ml);
+        uh = (ux & mh) | (uh & ~mh);
+        __builtin_memcpy(&lo, &ul, 16);
+        __builtin_memcpy(&hi, &uh, 16);
+        diff |= ux ^ u0;
+        bad |= (vu_t)((ux & e) == e);
+    }
+    if (bad[0] | bad[1] | bad[2] | bad[3]) return false;
+    float l = lo[0], h = hi[0];
+    for (uint32_t k = 1; k < 4u; k++) {
+        l = lo[k] < l ? lo[k] : l;
+        h = hi[k] > h ? hi[k] : h;
+    }
+    *o = (aval_t){ l, h, (diff[0] | diff[1] | diff[2] | diff[3]) == 0u };
+#else
+    float lo = r->f[0], hi = r->f[0];
+    uint32_t diff = 0, bad = 0;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        lo = r->f[l] < lo ? r->f[l] : lo;
+        hi = r->f[l] > hi ? r->f[l] : hi;
+        diff |= r->u[l] ^ r->u[0];
+        bad |= (r->u[l] & 0x7f800000u) == 0x7f800000u;
+    }
+    if (bad) return false;
+    *o = (aval_t){ lo, hi, diff == 0u };
+#endif
+    return true;
+}
+
+/* The program over v (constants and inputs set): false when an output is not provably constant. */
+static bool evaluate(const struct eg_soft_const_prog *cp, aval_t *v, uint32_t outb[4])
+{
+    for (uint32_t i = 0; i < cp->nops; i++) {
+        const cop_t *o = &cp->ops[i];
+        if (o->op != EG_VM_LD_IN && !one_op(o, v, &v[o->dst])) return false;
+    }
+    for (uint32_t c = 0; c < 4u; c++) {
+        const aval_t *a = &v[cp->out[c]];
+        if (!a->cst) return false;
+        outb[c] = fbits(a->lo);
+    }
+    return true;
+}
+
+bool eg_soft_const_block(const struct eg_soft_const_prog *cp, eg_soft_worker_t *w)
+{
+    aval_t v[CONST_MAX_VALS];
+    uint32_t outb[4];
+    eg_memcpy(v, cp->consts, cp->nconst * sizeof v[0]);
+    for (uint32_t i = 0; i < cp->nops; i++) {
+        const cop_t *o = &cp->ops[i];
+        if (o->op == EG_VM_LD_IN && !input(w, o->a, &v[o->dst])) return false;
+    }
+    if (!evaluate(cp, v, outb)) return false;
+    for (uint32_t c = 0; c < 4u; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) w->io_out[0].c[c].u[l] = outb[c];
+    return true;
+}
+
+#endif /* EMGPU_HAL_SOFT */
