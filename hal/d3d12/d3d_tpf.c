@@ -197,6 +197,18 @@ void tpf_op3(tpf_t *t, uint32_t op, uint32_t dst, tpf_sc_t a, tpf_sc_t b, tpf_sc
     tpf_begin(t, op); tpf_o_dst(t, dst); tpf_o_src(t, a); tpf_o_src(t, b); tpf_o_src(t, c); tpf_end(t);
 }
 
+/* c ? a : b with c a 0 / ~0 mask, bit for bit: b ^ (c & (a ^ b)). Not movc: vkd3d-shader
+ * types movc's operands as floats, and llvmpipe flushed integers that are float denormals
+ * (small positive values) on the way through it (measured: WGSL int division read 0). */
+tpf_sc_t tpf_sel(tpf_t *t, tpf_sc_t c, tpf_sc_t a, tpf_sc_t b)
+{
+    uint32_t x = tpf_temp(t), y = tpf_temp(t), d = tpf_temp(t);
+    tpf_op2(t, TPF_XOR, x, a, b);
+    tpf_op2(t, TPF_AND, y, c, tpf_tsc(x));
+    tpf_op2(t, TPF_XOR, d, b, tpf_tsc(y));
+    return tpf_tsc(d);
+}
+
 tpf_sc_t tpf_mov_new(tpf_t *t, tpf_sc_t a)
 {
     uint32_t d = tpf_temp(t);
@@ -249,6 +261,7 @@ static bool setup(tpf_t *t)
     t->vals = carve(t, (size_t)ir->value_count * sizeof *t->vals);
     t->var_indexed = carve(t, ir->value_count);
     t->cmp_sampler = carve(t, ir->value_count);
+    t->var_used = carve(t, ir->value_count);
     t->call_result = carve(t, (size_t)ir->function_count * 4u);
     if (t->failed) return false;
     size_t free_B = eg_arena_free_B(t->arena);

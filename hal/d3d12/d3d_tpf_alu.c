@@ -14,6 +14,7 @@
  * token (bit 31). Immediates get the sign bit edited instead. */
 static void src_mod(tpf_t *t, tpf_sc_t s, uint32_t mod)
 {
+    if (mod == 0) { tpf_o_src(t, s); return; }
     if (s.imm) {
         uint32_t v = s.v;
         if (mod & 0x80u) v &= 0x7fffffffu;
@@ -44,12 +45,11 @@ static tpf_sc_t o3(tpf_t *t, uint32_t op, tpf_sc_t a, tpf_sc_t b, tpf_sc_t c)
 /* Two-destination ops (imul/umul: hi, lo; udiv: quotient, remainder): `which` selects the one kept. */
 static tpf_sc_t two_dst(tpf_t *t, uint32_t op, int which, tpf_sc_t a, tpf_sc_t b)
 {
-    uint32_t d = tpf_temp(t);
+    /* Both destinations are real temps: a null one is what fxc writes, but wine's vkd3d 1.6
+     * returned 0 for udiv's quotient with a null remainder (measured). */
+    uint32_t d = tpf_temp(t), other = tpf_temp(t);
     tpf_begin(t, op);
-    for (int i = 0; i < 2; i++) {
-        if (i == which) tpf_o_dst(t, d);
-        else tpf_tok(t, TPF_R_NULL << 12);
-    }
+    for (int i = 0; i < 2; i++) tpf_o_dst(t, i == which ? d : other);
     tpf_o_src(t, a); tpf_o_src(t, b);
     tpf_end(t);
     return tpf_tsc(d);
@@ -76,21 +76,21 @@ static tpf_sc_t int_div(tpf_t *t, uint32_t op, tpf_sc_t a, tpf_sc_t b)
 {
     if (op == SpvOpUDiv || op == SpvOpUMod) {
         tpf_sc_t bz = o2(t, TPF_IEQ, b, tpf_imm(0));
-        tpf_sc_t b1 = o3(t, TPF_MOVC, bz, tpf_imm(1), b);
+        tpf_sc_t b1 = tpf_sel(t, bz, tpf_imm(1), b);
         return two_dst(t, TPF_UDIV, op == SpvOpUDiv ? 0 : 1, a, b1);
     }
     tpf_sc_t bad = o2(t, TPF_OR, o2(t, TPF_IEQ, b, tpf_imm(0)),
                       o2(t, TPF_AND, o2(t, TPF_IEQ, a, tpf_imm(0x80000000u)), o2(t, TPF_IEQ, b, tpf_imm(~0u))));
-    tpf_sc_t b1 = o3(t, TPF_MOVC, bad, tpf_imm(1), b);
+    tpf_sc_t b1 = tpf_sel(t, bad, tpf_imm(1), b);
     tpf_sc_t aa = o2(t, TPF_IMAX, a, o1(t, TPF_INEG, a)), ba = o2(t, TPF_IMAX, b1, o1(t, TPF_INEG, b1));
     tpf_sc_t q = two_dst(t, TPF_UDIV, 0, aa, ba);
     tpf_sc_t neg = o2(t, TPF_ILT, o2(t, TPF_XOR, a, b1), tpf_imm(0));
-    q = o3(t, TPF_MOVC, neg, o1(t, TPF_INEG, q), q);
+    q = tpf_sel(t, neg, o1(t, TPF_INEG, q), q);
     if (op == SpvOpSDiv) return q;
     tpf_sc_t r = o2(t, TPF_IADD, a, o1(t, TPF_INEG, two_dst(t, TPF_IMUL, 1, q, b1)));
     if (op == SpvOpSRem) return r;
     tpf_sc_t fix = o2(t, TPF_AND, o2(t, TPF_INE, r, tpf_imm(0)), o2(t, TPF_ILT, o2(t, TPF_XOR, r, b1), tpf_imm(0)));
-    return o3(t, TPF_MOVC, fix, o2(t, TPF_IADD, r, b1), r);
+    return tpf_sel(t, fix, o2(t, TPF_IADD, r, b1), r);
 }
 
 /* Scalar binary op for SPIR-V opcode `op`; false when not a component-wise binary op. */
@@ -233,7 +233,7 @@ static bool composite(tpf_t *t, const eg_ir_inst_t *in, tpf_val_t *res)
         tpf_sc_t *v = tpf_comps(t, in->operands[0], &na);
         tpf_sc_t i = tpf_comps(t, in->operands[1], &nb)[0];
         tpf_sc_t r = v[0];
-        for (uint32_t c = 1; c < na; c++) r = o3(t, TPF_MOVC, o2(t, TPF_IEQ, i, tpf_imm(c)), v[c], r);
+        for (uint32_t c = 1; c < na; c++) r = tpf_sel(t, o2(t, TPF_IEQ, i, tpf_imm(c)), v[c], r);
         *res = tpf_alias_comps(t, 1);
         t->comps[res->idx] = r;
         return true;
@@ -244,7 +244,7 @@ static bool composite(tpf_t *t, const eg_ir_inst_t *in, tpf_val_t *res)
         tpf_sc_t i = tpf_comps(t, in->operands[2], &nb)[0];
         *res = tpf_alias_comps(t, na);
         v = tpf_comps(t, in->operands[0], &na);
-        for (uint32_t c = 0; c < na; c++) t->comps[res->idx + c] = o3(t, TPF_MOVC, o2(t, TPF_IEQ, i, tpf_imm(c)), x, v[c]);
+        for (uint32_t c = 0; c < na; c++) t->comps[res->idx + c] = tpf_sel(t, o2(t, TPF_IEQ, i, tpf_imm(c)), x, v[c]);
         return true;
     }
     default:
@@ -312,7 +312,7 @@ bool tpf_alu(tpf_t *t, const eg_ir_inst_t *in, bool *handled)
         tpf_sc_t *a = tpf_comps(t, in->operands[1], &na), *b = tpf_comps(t, in->operands[2], &nb);
         res = tpf_alias_comps(t, n);
         for (uint32_t i = 0; i < n && i < na && i < nb; i++)
-            t->comps[res.idx + i] = o3(t, TPF_MOVC, c[nc == 1 ? 0 : i], a[i], b[i]);
+            t->comps[res.idx + i] = tpf_sel(t, c[nc == 1 ? 0 : i], a[i], b[i]);
         t->vals[in->result] = res;
         return !t->failed;
     }
@@ -338,7 +338,7 @@ bool tpf_alu(tpf_t *t, const eg_ir_inst_t *in, bool *handled)
             tpf_o_src(t, b[i]);
             tpf_end(t);
             /* D3D's bitfield ops use the low 5 bits of count: a count of 32 means the whole word. */
-            t->comps[res.idx + i] = o3(t, TPF_MOVC, o2(t, TPF_IEQ, cnt, tpf_imm(32)), ins ? ins_v[i] : b[i], tpf_tsc(d));
+            t->comps[res.idx + i] = tpf_sel(t, o2(t, TPF_IEQ, cnt, tpf_imm(32)), ins ? ins_v[i] : b[i], tpf_tsc(d));
         }
         t->vals[in->result] = res;
         return !t->failed;

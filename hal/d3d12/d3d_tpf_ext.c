@@ -38,7 +38,7 @@ static tpf_sc_t atan_(tpf_t *t, tpf_sc_t x)
 {
     tpf_sc_t ax = fabs_(t, x);
     tpf_sc_t big = o2(t, TPF_LT, tpf_imm(F_ONE), ax);
-    tpf_sc_t z = o3(t, TPF_MOVC, big, o2(t, TPF_DIV, tpf_imm(F_ONE), ax), ax);
+    tpf_sc_t z = tpf_sel(t, big, o2(t, TPF_DIV, tpf_imm(F_ONE), ax), ax);
     tpf_sc_t z2 = o2(t, TPF_MUL, z, z);
     /* atan(z) ~ z * (c0 + c1 z^2 + ... + c5 z^10) on [0, 1]: 0.99997726, -0.33262347,
      * 0.19354346, -0.11643287, 0.05265332, -0.01172120 (max error 1.7e-6 rad). */
@@ -46,7 +46,7 @@ static tpf_sc_t atan_(tpf_t *t, tpf_sc_t x)
     tpf_sc_t p = tpf_imm(c[5]);
     for (int i = 4; i >= 0; i--) p = o3(t, TPF_MAD, p, z2, tpf_imm(c[i]));
     p = o2(t, TPF_MUL, p, z);
-    p = o3(t, TPF_MOVC, big, sub(t, tpf_imm(0x3fc90fdbu /* pi/2 */), p), p);
+    p = tpf_sel(t, big, sub(t, tpf_imm(0x3fc90fdbu /* pi/2 */), p), p);
     tpf_sc_t s = o2(t, TPF_AND, x, tpf_imm(0x80000000u));
     return o2(t, TPF_OR, p, s);                   /* atan is odd: copy the sign of x */
 }
@@ -57,9 +57,9 @@ static tpf_sc_t atan2_(tpf_t *t, tpf_sc_t y, tpf_sc_t x)
     /* x < 0: add pi with the sign of y; x == 0: +-pi/2. */
     tpf_sc_t pi = o2(t, TPF_OR, tpf_imm(0x40490fdbu), o2(t, TPF_AND, y, tpf_imm(0x80000000u)));
     tpf_sc_t xneg = o2(t, TPF_LT, x, tpf_imm(0));
-    r = o3(t, TPF_MOVC, xneg, o2(t, TPF_ADD, r, pi), r);
+    r = tpf_sel(t, xneg, o2(t, TPF_ADD, r, pi), r);
     tpf_sc_t hp = o2(t, TPF_OR, tpf_imm(0x3fc90fdbu), o2(t, TPF_AND, y, tpf_imm(0x80000000u)));
-    return o3(t, TPF_MOVC, o2(t, TPF_EQ, x, tpf_imm(0)), hp, r);
+    return tpf_sel(t, o2(t, TPF_EQ, x, tpf_imm(0)), hp, r);
 }
 
 static tpf_sc_t exp_e(tpf_t *t, tpf_sc_t a) { return o1(t, TPF_EXP, o2(t, TPF_MUL, a, tpf_imm(F_LOG2E))); }
@@ -75,13 +75,13 @@ static bool scalar_fn(tpf_t *t, uint32_t fn, eg_ir_type_kind_t k, const tpf_sc_t
     case GLSLstd450FAbs: *r = fabs_(t, a[0]); return true;
     case GLSLstd450SAbs: *r = o2(t, TPF_IMAX, a[0], o1(t, TPF_INEG, a[0])); return true;
     case GLSLstd450FSign: {
-        tpf_sc_t s = o3(t, TPF_MOVC, o2(t, TPF_LT, tpf_imm(0), a[0]), tpf_imm(F_ONE), tpf_imm(0));
-        *r = o3(t, TPF_MOVC, o2(t, TPF_LT, a[0], tpf_imm(0)), tpf_imm(0xbf800000u), s);
+        tpf_sc_t s = tpf_sel(t, o2(t, TPF_LT, tpf_imm(0), a[0]), tpf_imm(F_ONE), tpf_imm(0));
+        *r = tpf_sel(t, o2(t, TPF_LT, a[0], tpf_imm(0)), tpf_imm(0xbf800000u), s);
         return true;
     }
     case GLSLstd450SSign: {
-        tpf_sc_t s = o3(t, TPF_MOVC, o2(t, TPF_ILT, tpf_imm(0), a[0]), tpf_imm(1), tpf_imm(0));
-        *r = o3(t, TPF_MOVC, o2(t, TPF_ILT, a[0], tpf_imm(0)), tpf_imm(~0u), s);
+        tpf_sc_t s = tpf_sel(t, o2(t, TPF_ILT, tpf_imm(0), a[0]), tpf_imm(1), tpf_imm(0));
+        *r = tpf_sel(t, o2(t, TPF_ILT, a[0], tpf_imm(0)), tpf_imm(~0u), s);
         return true;
     }
     case GLSLstd450Radians: *r = o2(t, TPF_MUL, a[0], tpf_imm(0x3c8efa35u)); return true;
@@ -130,7 +130,7 @@ static bool scalar_fn(tpf_t *t, uint32_t fn, eg_ir_type_kind_t k, const tpf_sc_t
     case GLSLstd450UClamp: *r = o2(t, TPF_UMIN, o2(t, TPF_UMAX, a[0], a[1]), a[2]); return true;
     case GLSLstd450SClamp: *r = o2(t, TPF_IMIN, o2(t, TPF_IMAX, a[0], a[1]), a[2]); return true;
     case GLSLstd450FMix: *r = o3(t, TPF_MAD, sub(t, a[1], a[0]), a[2], a[0]); return true;
-    case GLSLstd450Step: *r = o3(t, TPF_MOVC, o2(t, TPF_GE, a[1], a[0]), tpf_imm(F_ONE), tpf_imm(0)); return true;
+    case GLSLstd450Step: *r = tpf_sel(t, o2(t, TPF_GE, a[1], a[0]), tpf_imm(F_ONE), tpf_imm(0)); return true;
     case GLSLstd450SmoothStep: {
         tpf_sc_t x = o2(t, TPF_DIV, sub(t, a[2], a[0]), sub(t, a[1], a[0]));
         x = o2(t, TPF_MIN, o2(t, TPF_MAX, x, tpf_imm(0)), tpf_imm(F_ONE));
@@ -144,7 +144,7 @@ static bool scalar_fn(tpf_t *t, uint32_t fn, eg_ir_type_kind_t k, const tpf_sc_t
         /* D3D counts from the most significant bit; GLSL from the least: 31 - n, ~0 stays. */
         tpf_sc_t f = o1(t, fn == GLSLstd450FindSMsb ? TPF_FIRSTBIT_SHI : TPF_FIRSTBIT_HI, a[0]);
         tpf_sc_t v = o2(t, TPF_IADD, tpf_imm(31), o1(t, TPF_INEG, f));
-        *r = o3(t, TPF_MOVC, o2(t, TPF_IEQ, f, tpf_imm(~0u)), tpf_imm(~0u), v);
+        *r = tpf_sel(t, o2(t, TPF_IEQ, f, tpf_imm(~0u)), tpf_imm(~0u), v);
         return true;
     }
     default:
@@ -322,7 +322,7 @@ bool tpf_ext(tpf_t *t, const eg_ir_inst_t *in)
         tpf_sc_t f = o3(t, TPF_MAD, eta, dot, o1(t, TPF_SQRT, o2(t, TPF_MAX, kk, tpf_imm(0))));
         tpf_sc_t neg_k = o2(t, TPF_LT, kk, tpf_imm(0));
         for (uint32_t i = 0; i < n; i++)
-            t->comps[res.idx + i] = o3(t, TPF_MOVC, neg_k, tpf_imm(0),
+            t->comps[res.idx + i] = tpf_sel(t, neg_k, tpf_imm(0),
                                        sub(t, o2(t, TPF_MUL, eta, arg[0][i]), o2(t, TPF_MUL, f, arg[1][i])));
         break;
     }
@@ -343,7 +343,7 @@ bool tpf_ext(tpf_t *t, const eg_ir_inst_t *in)
         tpf_sc_t dot = o2(t, TPF_MUL, arg[2][0], arg[1][0]);
         for (uint32_t i = 1; i < n; i++) dot = o3(t, TPF_MAD, arg[2][i], arg[1][i], dot);
         tpf_sc_t lt = o2(t, TPF_LT, dot, tpf_imm(0));
-        for (uint32_t i = 0; i < n; i++) t->comps[res.idx + i] = o3(t, TPF_MOVC, lt, arg[0][i], neg(t, arg[0][i]));
+        for (uint32_t i = 0; i < n; i++) t->comps[res.idx + i] = tpf_sel(t, lt, arg[0][i], neg(t, arg[0][i]));
         break;
     }
     default:

@@ -156,6 +156,7 @@ typedef struct tpf {
     uint32_t temps;                  /* scalar temps allocated (4 per r#) */
     uint8_t *var_indexed;            /* [value_count]: Function/Private variable needs x# */
     uint8_t *cmp_sampler;            /* [value_count]: sampler variable used for comparison */
+    uint8_t *var_used;               /* [value_count]: module variable the entry point accesses */
     uint32_t xreg_n; uint32_t xreg_size[TPF_MAX_XREGS];
     uint32_t tgsm_n; uint32_t tgsm_size_B[TPF_MAX_TGSM];
     tpf_res_t res[TPF_MAX_RES]; uint32_t res_n;
@@ -208,6 +209,7 @@ void tpf_op1(tpf_t *t, uint32_t op, uint32_t dst, tpf_sc_t a);
 void tpf_op2(tpf_t *t, uint32_t op, uint32_t dst, tpf_sc_t a, tpf_sc_t b);
 void tpf_op3(tpf_t *t, uint32_t op, uint32_t dst, tpf_sc_t a, tpf_sc_t b, tpf_sc_t c);
 tpf_sc_t tpf_mov_new(tpf_t *t, tpf_sc_t a);
+tpf_sc_t tpf_sel(tpf_t *t, tpf_sc_t c, tpf_sc_t a, tpf_sc_t b);
 /* Packs up to 4 scalars into one r# (x, y, z, w); missing ones are 0. */
 uint32_t tpf_pack(tpf_t *t, const tpf_sc_t *s, uint32_t n);
 uint32_t tpf_sysvals(tpf_t *t);                  /* res index of the sysvals cbuffer */

@@ -230,8 +230,13 @@ static bool global_var(tpf_t *t, const eg_ir_var_t *v)
 bool tpf_globals(tpf_t *t)
 {
     t->input_regs = 17;      /* after SV_Position (0) and the 16 varyings / attributes */
-    for (uint32_t i = 0; i < t->ir->var_count && !t->failed; i++)
-        if (!global_var(t, &t->ir->vars[i])) return false;
+    for (uint32_t i = 0; i < t->ir->var_count && !t->failed; i++) {
+        const eg_ir_var_t *v = &t->ir->vars[i];
+        bool resource = v->storage == SpvStorageClassUniform || v->storage == SpvStorageClassStorageBuffer ||
+                        v->storage == SpvStorageClassUniformConstant || v->storage == SpvStorageClassWorkgroup;
+        if (resource && !t->var_used[v->id]) continue;    /* declared in the module, not used here */
+        if (!global_var(t, v)) return false;
+    }
     return !t->failed;
 }
 

@@ -42,6 +42,25 @@ bool tpf_prescan(tpf_t *t)
         if (in->op == SpvOpSampledImage) root[in->result] = in->operands[1];
         if (in->op == SpvOpLoad && in->operand_count) root[in->result] = in->operands[0];
     }
+    /* Variables the entry point accesses (operands that are pointers): only those are declared,
+     * since the pipeline layout (and so the root signature) may leave the others out. */
+    for (uint32_t i = 0; i < ir->inst_count; i++) {
+        const eg_ir_inst_t *in = &ir->insts[i];
+        uint32_t first = 0, last = 0;                 /* operand range holding pointers */
+        switch (in->op) {
+        case SpvOpLoad: case SpvOpStore: case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+        case SpvOpArrayLength: case SpvOpImageTexelPointer:
+            last = 1; break;
+        case SpvOpCopyMemory: last = 2; break;
+        case SpvOpFunctionCall: first = 1; last = in->operand_count; break;
+        default:
+            if (in->op >= SpvOpAtomicLoad && in->op <= SpvOpAtomicXor) last = 1;
+            break;
+        }
+        for (uint32_t k = first; k < last && k < in->operand_count; k++)
+            if (in->operands[k] < ir->value_count && ir->values[in->operands[k]].kind == EG_IR_VAL_VAR)
+                t->var_used[in->operands[k]] = 1;
+    }
     for (uint32_t i = 0; i < ir->inst_count; i++) {
         const eg_ir_inst_t *in = &ir->insts[i];
         if (in->op != SpvOpImageSampleDrefImplicitLod && in->op != SpvOpImageSampleDrefExplicitLod &&
@@ -181,10 +200,9 @@ static tpf_sc_t load_scalar(tpf_t *t, const tpf_ptr_t *p, uint32_t off_B)
         tpf_o_src(t, a); tpf_end(t);
         tpf_sc_t res = tpf_tsc(v * 4u);
         for (uint32_t c = 1; c < 4; c++) {
-            uint32_t eq = tpf_temp(t), nr = tpf_temp(t);
+            uint32_t eq = tpf_temp(t);
             tpf_op2(t, TPF_IEQ, eq, tpf_tsc(comp), tpf_imm(c));
-            tpf_op3(t, TPF_MOVC, nr, tpf_tsc(eq), tpf_tsc(v * 4u + c), res);
-            res = tpf_tsc(nr);
+            res = tpf_sel(t, tpf_tsc(eq), tpf_tsc(v * 4u + c), res);
         }
         return res;
     }

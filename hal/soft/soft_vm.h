@@ -155,7 +155,7 @@ void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_s
 void eg_vm_alu_scalar(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b,
                       const eg_soft_reg_t *c);
 
-/* soft_vm_vmath.c (where EMGPU_SOFT_SIMD): exp2, log2, exp, log, pow, sin, cos, tan over all
+/* soft_vm_vmath.c (EMGPU_SOFT_SIMD on a target with vector registers): exp2, log2, exp, log, pow, sin, cos, tan over all
  * lanes, the bits of the scalar functions below; false for any other op. */
 bool eg_vm_alu_vmath(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_soft_reg_t *b);
 

@@ -187,7 +187,7 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
     case EG_VM_FSTEP: CH_ { vf_t x, y; vu_t r; VLOAD(x, a->f + k); VLOAD(y, b->f + k);
                             r = ~(vu_t)(y < x) & 0x3f800000u; VSTORE(d->u + k, r); } return true;
     case EG_VM_FSIGN: CH_ { vf_t x; vu_t r; VLOAD(x, a->f + k);
-                            r = ((vu_t)(x > 0.0f) & 0x3f800000u) | ((vu_t)(x < 0.0f) & 0xbf800000u);
+                            r = ((vu_t)(x > VK_(0.0f)) & 0x3f800000u) | ((vu_t)(x < VK_(0.0f)) & 0xbf800000u);
                             VSTORE(d->u + k, r); } return true;
     case EG_VM_FSMOOTH: VSMOOTH_ return true;
     case EG_VM_FMOD: CH_ { vf_t x, y, q; VLOAD(x, a->f + k); VLOAD(y, b->f + k); q = x / y; vm_vfloor(&q, &q);
@@ -201,7 +201,7 @@ static bool alu_simd(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, cons
     case EG_VM_FFRACT: VFRACT_ return true;
 #ifdef VM_SIMD_SQRT
     case EG_VM_FSQRT: VSQRT_ return true;
-    case EG_VM_FRSQRT: VSQRT_ CH_ { vf_t x; VLOAD(x, d->f + k); x = 1.0f / x; VSTORE(d->f + k, x); } return true;
+    case EG_VM_FRSQRT: VSQRT_ CH_ { vf_t x; VLOAD(x, d->f + k); x = VK_(1.0f) / x; VSTORE(d->f + k, x); } return true;
 #endif
     default:
         return false;
@@ -214,7 +214,10 @@ void eg_vm_alu(uint32_t op, eg_soft_reg_t *d, const eg_soft_reg_t *a, const eg_s
                const eg_soft_reg_t *c)
 {
 #if VM_SIMD
-    if (alu_simd(op, d, a, b, c) || eg_vm_alu_vmath(op, d, a, b)) return;
+    if (alu_simd(op, d, a, b, c)) return;
+#if defined(VM_SIMD_NATIVE)
+    if (eg_vm_alu_vmath(op, d, a, b)) return;
+#endif
 #endif
     eg_vm_alu_scalar(op, d, a, b, c);
 }

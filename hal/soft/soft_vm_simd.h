@@ -22,6 +22,13 @@
 typedef float vf_t __attribute__((vector_size(VM_VB)));
 typedef int32_t vi_t __attribute__((vector_size(VM_VB)));
 typedef uint32_t vu_t __attribute__((vector_size(VM_VB)));
+/* A float constant in every lane, as a vector literal: GCC loads it from the constant pool,
+ * where a scalar operand (v * 2.0f) is broadcast with two instructions at every use. */
+#if VM_VW == 8
+#define VK_(c) ((vf_t){ (c), (c), (c), (c), (c), (c), (c), (c) })
+#else
+#define VK_(c) ((vf_t){ (c), (c), (c), (c) })
+#endif
 #define VLOAD(v, p) __builtin_memcpy(&(v), (p), VM_VB)
 #define VSTORE(p, v) __builtin_memcpy((p), &(v), VM_VB)
 /* Unrolled: a 4-trip loop costs an add, a compare and a branch per chunk beside its 4 vector
@@ -45,12 +52,12 @@ typedef uint32_t vu_t __attribute__((vector_size(VM_VB)));
         r = x * y; r = r + z; VSTORE(d->f + k, r); }
 /* a * (1 - c) + b * c, same operation order as the scalar code */
 #define VMIX_ CH_ { vf_t x, y, z, r; VLOAD(x, a->f + k); VLOAD(y, b->f + k); \
-        VLOAD(z, c->f + k); vf_t pp = 1.0f - z; pp = x * pp; vf_t q = y * z; r = pp + q; VSTORE(d->f + k, r); }
+        VLOAD(z, c->f + k); vf_t pp = VK_(1.0f) - z; pp = x * pp; vf_t q = y * z; r = pp + q; VSTORE(d->f + k, r); }
 /* smooth_f: t = fmin_f(fmax_f((x - e0) / (e1 - e0), 0), 1); t * t * (3 - 2 * t), same order */
 #define VSMOOTH_ CH_ { vf_t e0, e1, x, t; vu_t ut, m; VLOAD(e0, a->f + k); VLOAD(e1, b->f + k); VLOAD(x, c->f + k); \
-        t = (x - e0) / (e1 - e0); __builtin_memcpy(&ut, &t, VM_VB); m = (vu_t)(t < 0.0f); ut &= ~m; \
-        __builtin_memcpy(&t, &ut, VM_VB); m = (vu_t)(1.0f < t); ut = (0x3f800000u & m) | (ut & ~m); \
-        __builtin_memcpy(&t, &ut, VM_VB); x = t * t; e0 = 2.0f * t; e0 = 3.0f - e0; x = x * e0; VSTORE(d->f + k, x); }
+        t = (x - e0) / (e1 - e0); __builtin_memcpy(&ut, &t, VM_VB); m = (vu_t)(t < VK_(0.0f)); ut &= ~m; \
+        __builtin_memcpy(&t, &ut, VM_VB); m = (vu_t)(VK_(1.0f) < t); ut = (0x3f800000u & m) | (ut & ~m); \
+        __builtin_memcpy(&t, &ut, VM_VB); x = t * t; e0 = VK_(2.0f) * t; e0 = VK_(3.0f) - e0; x = x * e0; VSTORE(d->f + k, x); }
 #define VSELECT_ CH_ { vu_t x, y, z, m, r; VLOAD(x, a->u + k); VLOAD(y, b->u + k); VLOAD(z, c->u + k); \
         m = (vu_t)(x != 0); r = (y & m) | (z & ~m); VSTORE(d->u + k, r); }
 /* fmin_f(fmax_f(a, b), c) */
@@ -74,7 +81,7 @@ static inline void vm_vsqrt_raw(vf_t *r, const vf_t *x)
     }
 }
 #define VSQRT_ CH_ { vf_t x, r; vu_t ux, ur, nan_m, neg_m; VLOAD(x, a->f + k); VLOAD(ux, a->u + k); \
-        vm_vsqrt_raw(&r, &x); __builtin_memcpy(&ur, &r, VM_VB); nan_m = (vu_t)(x != x); neg_m = (vu_t)(x < 0.0f); \
+        vm_vsqrt_raw(&r, &x); __builtin_memcpy(&ur, &r, VM_VB); nan_m = (vu_t)(x != x); neg_m = (vu_t)(x < VK_(0.0f)); \
         ur = (ux & nan_m) | (ur & ~nan_m); ur = (0x7fc00000u & neg_m) | (ur & ~neg_m); VSTORE(d->u + k, ur); }
 #endif
 /* trunc with eg_vm_truncf's bits: |x| < 2^23 goes through int32 (exact both ways) and keeps x's
@@ -87,7 +94,7 @@ static inline void vm_vtrunc(vu_t *out, const vf_t *px)
     __builtin_memcpy(&ux, px, VM_VB);
     uax = ux & 0x7fffffffu;
     __builtin_memcpy(&ax, &uax, VM_VB);
-    vu_t small = (vu_t)(ax < 8388608.0f), us = ux & small;
+    vu_t small = (vu_t)(ax < VK_(8388608.0f)), us = ux & small;
     __builtin_memcpy(&xs, &us, VM_VB);
     t = __builtin_convertvector(__builtin_convertvector(xs, vi_t), vf_t);
     __builtin_memcpy(&ut, &t, VM_VB);
@@ -101,7 +108,7 @@ static inline void vm_vfloor(vf_t *out, const vf_t *px)
     vf_t t, tm;
     vm_vtrunc(&ut, px);
     __builtin_memcpy(&t, &ut, VM_VB);
-    tm = t - 1.0f;
+    tm = t - VK_(1.0f);
     m = (vu_t)(t > *px);
     __builtin_memcpy(&ur, &tm, VM_VB);
     ur = (ur & m) | (ut & ~m);
@@ -112,8 +119,13 @@ static inline void vm_vfloor(vf_t *out, const vf_t *px)
 #define VFRACT_ CH_ { vf_t x, r; VLOAD(x, a->f + k); vm_vfloor(&r, &x); r = x - r; VSTORE(d->f + k, r); }
 /* ceil as the scalar ceil_f: t = trunc(x); t < x ? t + 1 : t */
 #define VCEIL_ CH_ { vf_t x, t, tp; vu_t ut, up, m; VLOAD(x, a->f + k); vm_vtrunc(&ut, &x); \
-        __builtin_memcpy(&t, &ut, VM_VB); tp = t + 1.0f; __builtin_memcpy(&up, &tp, VM_VB); m = (vu_t)(t < x); \
+        __builtin_memcpy(&t, &ut, VM_VB); tp = t + VK_(1.0f); __builtin_memcpy(&up, &tp, VM_VB); m = (vu_t)(t < x); \
         ut = (up & m) | (ut & ~m); VSTORE(d->u + k, ut); }
+/* The target has vector registers (SSE2, NEON): code that computes every path and selects
+ * (soft_vm_vmath.c) pays off there; emulated lane by lane (Cortex-M) it would not. */
+#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__)
+#define VM_SIMD_NATIVE 1
+#endif
 #else
 #define VM_SIMD 0
 #endif

@@ -52,6 +52,7 @@ int main(void)
 #include <dirent.h>
 #include <png.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,6 +60,11 @@ int main(void)
 #include <wayland-client.h>
 
 #include "xdg-shell-client.h"
+
+#include "config/emgpu_config.h"
+#if EMGPU_HAL_VULKAN
+uint32_t eg_vk_validation_messages(void);   /* hal/vulkan: validation messages seen so far */
+#endif
 
 static int passed, failed, skipped;
 
@@ -77,10 +83,7 @@ static pid_t weston_pid = -1;
 
 static void stop_weston(void)
 {
-    if (weston_pid > 0) {
-        kill(weston_pid, SIGTERM);
-        waitpid(weston_pid, NULL, 0);
-    }
+    if (weston_pid > 0 && kill(weston_pid, SIGTERM) == 0) waitpid(weston_pid, NULL, 0);
     weston_pid = -1;
 }
 
@@ -95,6 +98,7 @@ static pid_t spawn(char *const argv[], const char *log_name)
 {
     pid_t pid = fork();
     if (pid != 0) return pid;
+    prctl(PR_SET_PDEATHSIG, SIGTERM);   /* no weston left behind by a crashed test */
     char path[160];
     snprintf(path, sizeof path, "%s/%s", run_dir, log_name);
     if (!freopen(path, "w", stdout) || !freopen(path, "a", stderr)) _exit(126);
@@ -126,13 +130,13 @@ static struct wl_display *start_weston(void)
               "focus-animation=none\npanel-position=none\nbackground-color=0xff000000\n", f);
         fclose(f);
     }
-    char sock[80], w[24], h[24], cfg[180];
+    char sock[80], size[2][24], cfg[180];
     snprintf(cfg, sizeof cfg, "--config=%s", ini);
     snprintf(sock, sizeof sock, "--socket=%s", socket_name);
-    snprintf(w, sizeof w, "--width=%d", WIN_W);
-    snprintf(h, sizeof h, "--height=%d", WIN_H);
+    snprintf(size[0], sizeof size[0], "--width=%d", WIN_W);
+    snprintf(size[1], sizeof size[1], "--height=%d", WIN_H);
     char *argv[] = { "weston", "--backend=headless-backend.so", "--use-pixman", "--shell=desktop-shell.so",
-                     "--debug", "--idle-time=0", cfg, sock, w, h, NULL };
+                     "--debug", "--idle-time=0", cfg, sock, size[0], size[1], NULL };
     weston_pid = spawn(argv, "weston.log");
     atexit(stop_weston);
     for (int i = 0; i < 100; i++) {   /* up to 10 s for the socket */
@@ -186,6 +190,7 @@ static uint8_t *capture(uint32_t *w, uint32_t *h)
 
 static struct {
     struct wl_display *display;
+    struct wl_registry *registry;
     struct wl_compositor *compositor;
     struct xdg_wm_base *wm;
     struct wl_surface *surface;
@@ -235,8 +240,8 @@ static const struct xdg_toplevel_listener toplevel_listener = { .configure = on_
 
 static bool make_window(void)
 {
-    struct wl_registry *r = wl_display_get_registry(app.display);
-    wl_registry_add_listener(r, &registry_listener, NULL);
+    app.registry = wl_display_get_registry(app.display);
+    wl_registry_add_listener(app.registry, &registry_listener, NULL);
     wl_display_roundtrip(app.display);
     if (!app.compositor || !app.wm) return false;
     xdg_wm_base_add_listener(app.wm, &wm_listener, NULL);
@@ -301,11 +306,10 @@ static void expected_px(const expect_t *e, uint32_t x, uint32_t y, uint8_t out[3
 /* unorm8 of a clear color quantised to 5:6:5 (round to nearest) and expanded again. */
 static void rgb565_of(const double c[3], uint8_t out[3])
 {
-    uint32_t r = (uint32_t)(c[0] * 31.0 + 0.5), g = (uint32_t)(c[1] * 63.0 + 0.5),
-             b = (uint32_t)(c[2] * 31.0 + 0.5);
-    out[0] = (uint8_t)(r << 3 | r >> 2);
-    out[1] = (uint8_t)(g << 2 | g >> 4);
-    out[2] = (uint8_t)(b << 3 | b >> 2);
+    for (int i = 0; i < 3; i++) {
+        uint32_t bits = i == 1 ? 6u : 5u, q = (uint32_t)(c[i] * ((1u << bits) - 1u) + 0.5);
+        out[i] = (uint8_t)(q << (8u - bits) | q >> (2u * bits - 8u));
+    }
 }
 
 /* Captures the output (the compositor may lag a repaint behind: up to 3 tries) and counts the
@@ -669,13 +673,25 @@ static void run_gpu(const char *be, bool want_native, int frames)
 static void run_all(void)
 {
     run_soft();
+#if EMGPU_HAL_VULKAN
+    uint32_t vk_before = eg_vk_validation_messages();
+#endif
     run_gpu("vulkan", true, 3);
+#if EMGPU_HAL_VULKAN
+    CHECK(eg_vk_validation_messages() == vk_before, "vulkan: %u validation message(s) during the "
+          "Wayland swapchain frames (logged above)", (unsigned)(eg_vk_validation_messages() - vk_before));
+#endif
     run_gpu("gles", false, 2);
 }
 
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
+    /* Vulkan validation with synchronization checks, as in swapchain_test.c (not under ASan: the
+     * layer's own allocations are reported as leaks at exit); EMGPU_VK_VALIDATION=0 turns it off. */
+#if !defined(__SANITIZE_ADDRESS__)
+    setenv("EMGPU_VK_VALIDATION", "1", 0);
+#endif
     if (!have_program("weston")) skip_all("weston is not installed (package weston)");
     if (!have_program("weston-screenshooter")) skip_all("weston-screenshooter is missing (package weston)");
     app.display = start_weston();
@@ -685,19 +701,21 @@ int main(void)
     }
     CHECK(make_window(), "xdg_toplevel of the test window configured");
     if (app.configured) run_all();
+    if (app.toplevel) xdg_toplevel_destroy(app.toplevel);   /* ASan: libwayland frees proxies */
+    if (app.xsurface) xdg_surface_destroy(app.xsurface);    /* only when they are destroyed */
+    if (app.surface) wl_surface_destroy(app.surface);
+    if (app.wm) xdg_wm_base_destroy(app.wm);
+    if (app.compositor) wl_compositor_destroy(app.compositor);
+    if (app.registry) wl_registry_destroy(app.registry);
     wl_display_disconnect(app.display);
     stop_weston();
-    if (!failed) {   /* the logs stay for a failed run */
-        const char *files[] = { "weston.log", "screenshooter.log", "weston.ini" };
-        char path[200];
-        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-            snprintf(path, sizeof path, "%s/%s", run_dir, files[i]);
-            unlink(path);
-        }
-        rmdir(run_dir);
-    } else {
-        printf("  logs: %s\n", run_dir);
+    const char *files[] = { "weston.log", "screenshooter.log", "weston.ini" };
+    char path[200];
+    for (size_t i = 0; !failed && i < sizeof files / sizeof files[0]; i++) {   /* kept on failure */
+        snprintf(path, sizeof path, "%s/%s", run_dir, files[i]);
+        unlink(path);
     }
+    if (failed || rmdir(run_dir) != 0) printf("  logs: %s\n", run_dir);
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }

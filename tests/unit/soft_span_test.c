@@ -498,6 +498,37 @@ EG_TEST(soft_span, const_blocks_match_vm)
     eg_test_device_release();
 }
 
+/* One-texture programs on the block path (soft_raster_tex.c): the perspective triangle of the
+ * test geometry is not affine, so the span path declines it and the block path samples it
+ * without the VM: the same bytes with the fast paths on and off, and blocks really took that
+ * path. With two mip levels the level of detail matters and the VM must run (no such block). */
+EG_TEST(soft_span, tex_blocks_match_vm)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const char *const fs[2] = { "span_tex.frag", "span_glyph.frag" };
+    static const WGPUFilterMode filt[2] = { WGPUFilterMode_Linear, WGPUFilterMode_Nearest };
+    uint32_t bad = 0, unused = 0;
+    for (uint32_t k = 0; k < 2u; k++)
+        for (uint32_t f = 0; f < 2u; f++) {
+            run_t r = { d, fs[k], f ? WGPUTextureFormat_EmgpuRGB565Unorm : WGPUTextureFormat_RGBA8Unorm, f ? &straight : NULL,
+                        1u, filt[f], false, WGPUTextureFormat_Undefined, NULL, 0 };
+            uint32_t span = 0, before = eg_soft_worker_main.tex_blocks;
+            if (!same_both_ways(&r, &span) && bad++ < 4) eg_test_printf("    %s format %u differs\n", fs[k], f);
+            if (eg_soft_worker_main.tex_blocks == before) unused++;
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(unused, 0u);
+    run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 2u, WGPUFilterMode_Linear, false,
+                WGPUTextureFormat_Undefined, NULL, 0 };
+    uint32_t span = 0, before = eg_soft_worker_main.tex_blocks;
+    EG_EXPECT(same_both_ways(&r, &span));
+    EG_EXPECT_EQ_U(eg_soft_worker_main.tex_blocks - before, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 EG_TEST(soft_span, native_fs_hook)
 {
     WGPUDevice d = eg_test_device("soft");

@@ -631,4 +631,45 @@ EG_TEST(soft_vm, alu_vector_ops_by_hand)
     eg_vm_alu(EG_VM_FREM, &d, &c, &a, &a);         /* -1 - 3 * trunc(-1/3) = -1 */
     EG_EXPECT_EQ_U(d.u[2], 0xbf800000u);
 }
+
+/* The vector exp2/log2/exp/log/pow/sin/cos/tan (soft_vm_vmath.c) equal the scalar loops bit for
+ * bit over the ranges shaders use (|x| up to 40 with fractions, the reduction's quadrant edges
+ * near multiples of pi/2) and the special inputs (+-0, denormals, +-inf, NaN, negatives). */
+EG_TEST(soft_vm, alu_vmath_equals_scalar)
+{
+    static const uint32_t special[] = { 0, 0x80000000u, 1u, 0x00400000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                        0xbf800000u, 0x3fc90fdbu, 0x40490fdbu, 0x43000000u, 0xc3160000u };
+    static const uint16_t ops[] = { EG_VM_FEXP2, EG_VM_FLOG2, EG_VM_FEXP, EG_VM_FLOG, EG_VM_FPOW, EG_VM_FSIN,
+                                    EG_VM_FCOS, EG_VM_FTAN };
+    uint32_t seed = 777u, bad = 0;
+    eg_soft_reg_t x, y, want, got;
+    for (uint32_t round = 0; round < 64; round++) {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            seed = seed * 1664525u + 1013904223u;
+            x.f[l] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * 80.0f;
+            seed = seed * 1664525u + 1013904223u;
+            y.f[l] = ((float)(seed >> 8) / 16777216.0f - 0.5f) * 8.0f;
+            if (round % 4u == 3u && l < 12u) x.u[l] = special[l];
+        }
+        for (uint32_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+            eg_vm_alu_scalar(ops[k], &want, &x, &y, &y);
+            eg_vm_alu(ops[k], &got, &x, &y, &y);
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                if (want.u[l] != got.u[l] && !(is_nan_bits(want.u[l]) && is_nan_bits(got.u[l])) && bad++ < 8)
+                    eg_test_printf("    op %u (%08x, %08x): %08x vs %08x\n", ops[k], x.u[l], y.u[l], got.u[l], want.u[l]);
+        }
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    /* by hand: exp2(3) = 8, log2(0.25) = -2, sin(0) = 0, cos(0) = 1 (exact in binary32) */
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) x.f[l] = l & 1u ? 3.0f : 0.25f;
+    eg_vm_alu(EG_VM_FEXP2, &got, &x, &x, &x);
+    EG_EXPECT_EQ_U(got.u[1], 0x41000000u);
+    eg_vm_alu(EG_VM_FLOG2, &got, &x, &x, &x);
+    EG_EXPECT_EQ_U(got.u[0], 0xc0000000u);
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) x.f[l] = 0.0f;
+    eg_vm_alu(EG_VM_FSIN, &got, &x, &x, &x);
+    EG_EXPECT_EQ_U(got.u[3], 0u);
+    eg_vm_alu(EG_VM_FCOS, &got, &x, &x, &x);
+    EG_EXPECT_EQ_U(got.u[3], 0x3f800000u);
+}
 #endif

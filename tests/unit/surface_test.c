@@ -97,7 +97,7 @@ EG_TEST(surface_create, source_rules)
     x.window = 0x200001;                            /* still no display (and none on the M7) */
     EG_EXPECT(wgpuInstanceCreateSurface(eg_test_instance(), &sd) == NULL);
     WGPUSurfaceSourceWaylandSurface wl = WGPU_SURFACE_SOURCE_WAYLAND_SURFACE_INIT;
-    sd.nextInChain = &wl.chain;                                  /* not supported (yet) */
+    sd.nextInChain = &wl.chain;                                  /* no display / surface: refused */
     EG_EXPECT(wgpuInstanceCreateSurface(eg_test_instance(), &sd) == NULL);
     WGPUEmgpuSurfaceSourceMemoryPanel p = WGPU_EMGPU_SURFACE_SOURCE_MEMORY_PANEL_INIT;
     p.width = PW; p.height = PH; p.format = WGPUEmgpuPanelFormat_RGB565;
