@@ -12,6 +12,13 @@ if [ ! -f "$prefix/system.reg" ]; then
     wine wineboot -i >/dev/null 2>&1
     wineserver -w
 fi
+# The D3D12 tests need a lavapipe with VK_EXT_descriptor_indexing (boards/windows-x64/lavapipe.sh
+# says why); it is fetched next to the prefix and given to wine's Vulkan loader, nothing else.
+lvp=$(dirname "$prefix")/lavapipe
+if [ "${EMGPU_WINE_SYSTEM_VULKAN:-0}" != 1 ]; then
+    sh "$(dirname "$0")/lavapipe.sh" "$lvp" || exit 1
+    export VK_DRIVER_FILES="$lvp/lvp.json" LD_LIBRARY_PATH="$lvp/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 # wineserver -k before Xvfb goes: wine's helper processes would otherwise print "X connection
 # broken" when xvfb-run stops the server under them.
 exec xvfb-run -a sh -c 'wine "$@"; rc=$?; wineserver -k; exit $rc' sh "$@"

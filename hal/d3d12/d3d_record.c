@@ -69,7 +69,8 @@ static void set_pipeline(ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds,
         return;
     }
     ds->pso = NULL;   /* chosen at the draw: strips may need the 32-bit-index PSO */
-    ID3D12GraphicsCommandList_IASetPrimitiveTopology(cl, (D3D_PRIMITIVE_TOPOLOGY)EG_D3D_PRIV(eg_d3d_pipeline_t, ds->rp)->topology);
+    D3D_PRIMITIVE_TOPOLOGY topo = (D3D_PRIMITIVE_TOPOLOGY)EG_D3D_PRIV(eg_d3d_pipeline_t, ds->rp)->topology;
+    ID3D12GraphicsCommandList_IASetPrimitiveTopology(cl, topo);
     ds->vb_dirty = (1u << EMGPU_MAX_VERTEX_BUFFERS) - 1u;   /* strides come from the pipeline */
 }
 

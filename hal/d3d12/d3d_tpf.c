@@ -198,8 +198,8 @@ void tpf_op3(tpf_t *t, uint32_t op, uint32_t dst, tpf_sc_t a, tpf_sc_t b, tpf_sc
 }
 
 /* c ? a : b with c a 0 / ~0 mask, bit for bit: b ^ (c & (a ^ b)). Not movc: vkd3d-shader
- * types movc's operands as floats, and llvmpipe flushed integers that are float denormals
- * (small positive values) on the way through it (measured: WGSL int division read 0). */
+ * types movc's operands as floats (an OpSelect on floats), and integers that are float
+ * denormals or NaN patterns must come through exactly whatever a driver does with those. */
 tpf_sc_t tpf_sel(tpf_t *t, tpf_sc_t c, tpf_sc_t a, tpf_sc_t b)
 {
     uint32_t x = tpf_temp(t), y = tpf_temp(t), d = tpf_temp(t);
@@ -293,7 +293,7 @@ bool eg_d3d_tpf_emit(const eg_d3d_tpf_in_t *in, eg_arena_t *arena, eg_d3d_tpf_ou
     if (!in->ir || in->ir->function_count == 0)
         return tpf_fail(&t, "DXBC emitter: no entry point in the IR");
     size_t mark = eg_arena_mark(arena);
-    bool ok = setup(&t) && tpf_prescan(&t) && tpf_globals(&t) && tpf_prologue(&t) && tpf_walk(&t) &&
+    bool ok = setup(&t) && tpf_prescan(&t) && tpf_globals(&t) && tpf_walk(&t) &&
               tpf_declare(&t);
     if (ok) {
         /* The code buffer sits in the arena: build the container above it, then move it down. */

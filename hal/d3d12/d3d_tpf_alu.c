@@ -1,14 +1,9 @@
-/* hal/d3d12 TPF emitter: arithmetic, comparisons, conversions, composites and GLSL.std.450, one scalar at a time. */
+/* hal/d3d12 TPF emitter: arithmetic, comparisons, conversions, composites and matrices, one scalar at a time. */
 #include "config/emgpu_config.h"
 
 #if EMGPU_D3D12_TPF
 
-#include <spirv/unified1/GLSL.std.450.h>
-
 #include "hal/d3d12/d3d_tpf_internal.h"
-
-#define F_ONE 0x3f800000u
-#define F_NEG(x) ((x) ^ 0x80000000u)
 
 /* A source with a negate (0x41) or abs (0x81) modifier: extended operand token after the operand
  * token (bit 31). Immediates get the sign bit edited instead. */
@@ -45,11 +40,12 @@ static tpf_sc_t o3(tpf_t *t, uint32_t op, tpf_sc_t a, tpf_sc_t b, tpf_sc_t c)
 /* Two-destination ops (imul/umul: hi, lo; udiv: quotient, remainder): `which` selects the one kept. */
 static tpf_sc_t two_dst(tpf_t *t, uint32_t op, int which, tpf_sc_t a, tpf_sc_t b)
 {
-    /* Both destinations are real temps: a null one is what fxc writes, but wine's vkd3d 1.6
-     * returned 0 for udiv's quotient with a null remainder (measured). */
-    uint32_t d = tpf_temp(t), other = tpf_temp(t);
+    uint32_t d = tpf_temp(t);
     tpf_begin(t, op);
-    for (int i = 0; i < 2; i++) tpf_o_dst(t, i == which ? d : other);
+    for (int i = 0; i < 2; i++) {
+        if (i == which) tpf_o_dst(t, d);
+        else tpf_tok(t, TPF_R_NULL << 12);
+    }
     tpf_o_src(t, a); tpf_o_src(t, b);
     tpf_end(t);
     return tpf_tsc(d);

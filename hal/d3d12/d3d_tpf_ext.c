@@ -314,6 +314,18 @@ bool tpf_ext(tpf_t *t, const eg_ir_inst_t *in)
             t->comps[res.idx + i] = sub(t, arg[0][i], w);
         }
         break;
+    case GLSLstd450FrexpStruct:             /* { fract in [0.5, 1), exponent }: from the bits */
+        for (uint32_t i = 0; i < n / 2u; i++) {
+            tpf_sc_t x = arg[0][i], zero = o2(t, TPF_EQ, x, tpf_imm(0));
+            uint32_t d = tpf_temp(t);      /* biased exponent: ubfe width 8, offset 23 */
+            tpf_begin(t, TPF_UBFE); tpf_o_dst(t, d); tpf_o_src(t, tpf_imm(8)); tpf_o_src(t, tpf_imm(23));
+            tpf_o_src(t, x); tpf_end(t);
+            tpf_sc_t e = o2(t, TPF_IADD, tpf_tsc(d), tpf_imm((uint32_t)-126));
+            tpf_sc_t f = o2(t, TPF_OR, o2(t, TPF_AND, x, tpf_imm(0x807fffffu)), tpf_imm(0x3f000000u));
+            t->comps[res.idx + i] = tpf_sel(t, zero, x, f);
+            t->comps[res.idx + n / 2u + i] = tpf_sel(t, zero, tpf_imm(0), e);
+        }
+        break;
     case GLSLstd450Refract: {               /* k = 1 - eta^2 (1 - dot^2); k < 0 ? 0 : eta I - (eta dot + sqrt k) N */
         tpf_sc_t eta = arg[2][0], dot = o2(t, TPF_MUL, arg[0][0], arg[1][0]);
         for (uint32_t i = 1; i < n; i++) dot = o3(t, TPF_MAD, arg[0][i], arg[1][i], dot);

@@ -218,9 +218,8 @@ tpf_sc_t tpf_cb_load(tpf_t *t, uint32_t res, uint32_t row, uint32_t comp);
 /* d3d_tpf_container.c */
 bool tpf_container(tpf_t *t, eg_d3d_tpf_out_t *out);
 
-/* d3d_tpf_io.c: declarations of the interface and resources, prologue, epilogue */
+/* d3d_tpf_io.c: module variables (inputs are read into temps here), epilogue, declarations */
 bool tpf_globals(tpf_t *t);
-bool tpf_prologue(tpf_t *t);
 bool tpf_epilogue(tpf_t *t);
 bool tpf_declare(tpf_t *t);
 uint32_t tpf_res_of(tpf_t *t, const eg_ir_var_t *v, tpf_res_class_t cls);

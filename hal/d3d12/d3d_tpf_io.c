@@ -240,8 +240,6 @@ bool tpf_globals(tpf_t *t)
     return !t->failed;
 }
 
-bool tpf_prologue(tpf_t *t) { return !t->failed; }
-
 /* Copies Output variables to the o# registers; runs before every `ret` of the entry point. */
 bool tpf_epilogue(tpf_t *t)
 {

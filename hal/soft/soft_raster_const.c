@@ -4,8 +4,8 @@
  * a shape, away from its 1 px ramp, every pixel gets the same color although the inputs (local
  * coordinates) vary. The VM would run the whole program for 16 lanes to find that out.
  *
- * HOW. A fragment program qualifies at pipeline creation (eg_soft_const_class) when it is
- * straight-line code (the copy class's rules: blocks in order joined by unconditional branches,
+ * HOW. A fragment program qualifies at pipeline creation (eg_soft_const_create, which compiles
+ * it to a compact op list over a value table) when it is straight-line code (the copy class's rules: blocks in order joined by unconditional branches,
  * so every instruction runs on exactly the invocation's lanes) of the ops below, with no side
  * effects, discard, depth or sample-mask output. Per block (eg_soft_const_block), after the
  * inputs are interpolated, the program is evaluated ONCE over abstract values: each register is
@@ -22,7 +22,9 @@
  * When all four components of output 0 are CONST the block's output is those bits in every
  * lane: exactly what the VM would have written, by construction, on any CPU.
  *
- * Cost: about one VM instruction's work per program instruction, instead of 16 lanes each.
+ * Cost (x86-64, the bench's rounded rectangle): about 1.7 k instructions per block against the
+ * VM's 3.1 k, and the constant color then blends once per run of equal stored pixels
+ * (eg_soft_blend_const).
  */
 #include "config/emgpu_config.h"
 

@@ -216,7 +216,9 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
 {
     const eg_vm_inst_t *code = p->code;
     eg_soft_reg_t *const regs = st->regs;
-    const eg_soft_reg_t *const consts = p->consts;
+#if VM_SIMD
+    const eg_soft_reg_t *const consts = p->consts;   /* the inlined hot operations read these */
+#endif
     uint32_t pc = st->pc;
     bool fast = all_lanes(st);
     eg_soft_reg_t t;

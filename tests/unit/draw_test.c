@@ -451,8 +451,9 @@ EG_TEST(draw, strip_restart_scissor_cull)
 EG_TEST(draw, mrt_rgb565_viewport)
 {
     SETUP(1, false);
-    void *ntdll = eg_port_lib_open("ntdll.dll");   /* (helper pso) wine: the defect below */
-    if (strcmp(eg_test_backend(), "d3d12") == 0 && ntdll && eg_port_lib_symbol(ntdll, "wine_get_version")) {
+    /* (helper pso) D3D12 under wine (ntdll exports wine_get_version): the defect below. */
+    void *ntdll = strcmp(eg_test_backend(), "d3d12") == 0 ? eg_port_lib_open("ntdll.dll") : NULL;
+    if (ntdll && eg_port_lib_symbol(ntdll, "wine_get_version")) {
         fx_release(&f);
         EG_NOT_APPLICABLE("wine 8.0 vkd3d 1.6 knows no DXGI_FORMAT_B5G6R5_UNORM (PSO E_INVALIDARG); "
                           "hal/d3d12/README.md");

@@ -42,5 +42,7 @@ void main()
         }
         if (acc < -50) break;
     }
-    b.v[id] = acc / (int(id) - 2) + acc % 3;
+    int e;
+    float m = frexp(float(acc) + 0.5, e);
+    b.v[id] = acc / (int(id) - 2) + acc % 3 + e + int(m * 4.0);
 }
