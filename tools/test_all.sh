@@ -51,13 +51,18 @@ case " $* " in *" host "*)
     # the scene hashes of that build against the same references.
     # The same variant build routes the Vulkan driver's host allocations into a fixed arena
     # (EMGPU_VK_HOST_ALLOC_ARENA, a board knob) and runs the arena tests.
-    echo "=== variant build (EMGPU_SOFT_SIMD=0, EMGPU_VK_HOST_ALLOC_ARENA): scene hashes, arena"
+    # It also compiles the D3D12 DXBC emitter into a host build (EMGPU_D3D12_TPF=1), whose
+    # output for every test and corpus shader is read back by vkd3d-compiler + spirv-val.
+    echo "=== variant build (EMGPU_SOFT_SIMD=0, EMGPU_VK_HOST_ALLOC_ARENA, EMGPU_D3D12_TPF): scene hashes, arena, DXBC"
+    variant_cflags="-DEMGPU_SOFT_SIMD=0 -DEMGPU_VK_HOST_ALLOC_ARENA=33554432 -DEMGPU_D3D12_TPF=1"
     if make --no-print-directory -j"$jobs" O=build/host-variant BOARD=host \
-            EXTRA_CFLAGS="-DEMGPU_SOFT_SIMD=0 -DEMGPU_VK_HOST_ALLOC_ARENA=33554432" all >"$log" 2>&1; then
+            EXTRA_CFLAGS="$variant_cflags" all >"$log" 2>&1; then
         build/host-variant/tests/unit_tests scenes. >"$log" 2>&1
         cat "$log"; add_totals "$log" "scalar VM scene hashes"
         EMGPU_TEST_BACKEND=vulkan EMGPU_VK_VALIDATION=1 build/host-variant/tests/unit_tests vulkan. >"$log" 2>&1
         cat "$log"; add_totals "$log" "Vulkan host-allocation arena"
+        TPF_CHECK_CFLAGS="$variant_cflags" sh tools/tpf_check.sh build/host-variant >"$log" 2>&1
+        tail -n 30 "$log"; add_totals "$log" "DXBC emitter (vkd3d-compiler + spirv-val)"
     else
         cat "$log"; echo "variant build failed"; total_f=$((total_f + 1))
     fi

@@ -6,8 +6,10 @@
 # Usage: sh tools/tpf_check.sh [build dir]   (needs vkd3d-compiler, spirv-tools: tools/deps windows-x64)
 # Ends with "N passed, N failed, N skipped"; exit status 1 on any failure.
 set -e
+# TPF_CHECK_CFLAGS: the build's EXTRA_CFLAGS (make test passes its variant build's, so nothing
+# is rebuilt); they must contain -DEMGPU_D3D12_TPF=1.
 O=${1:-build/tpf-check}
-make -s -j2 O="$O" BOARD=host EXTRA_CFLAGS=-DEMGPU_D3D12_TPF=1 all >/dev/null
+make -s -j2 O="$O" BOARD=host EXTRA_CFLAGS="${TPF_CHECK_CFLAGS:--DEMGPU_D3D12_TPF=1}" all >/dev/null
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 python3 tools/spv_reorder.py --tree tests/corpus/spirv "$T/corpus" >/dev/null

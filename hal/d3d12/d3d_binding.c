@@ -36,8 +36,7 @@ eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev)
         D3D12_DESCRIPTOR_HEAP_DESC hd = { gpu_kinds[k].type, gpu_kinds[k].count,
                                           D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0 };
         dev->gpu_heap[k] = NULL;
-        HRESULT hr = EG_D3D_CALL("CreateDescriptorHeap", ID3D12Device_CreateDescriptorHeap(
-                                     dev->device, &hd, &IID_ID3D12DescriptorHeap, (void **)&dev->gpu_heap[k]));
+        HRESULT hr = EG_D3D_CALL("CreateDescriptorHeap", eg_d3d_heap_get(dev->device, &hd, &dev->gpu_heap[k]));
         if (FAILED(hr)) { dev->gpu_heap[k] = NULL; return eg_d3d_check(dev, hr, "CreateDescriptorHeap"); }
         dev->gpu_heap[k]->lpVtbl->GetCPUDescriptorHandleForHeapStart(dev->gpu_heap[k], &dev->gpu_cpu0[k]);
         dev->gpu_heap[k]->lpVtbl->GetGPUDescriptorHandleForHeapStart(dev->gpu_heap[k], &dev->gpu_gpu0[k]);
@@ -50,7 +49,7 @@ eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev)
 void eg_d3d_gpu_heaps_fini(eg_hal_device_t *dev)
 {
     for (uint32_t k = 0; k < 2; k++) {
-        if (dev->gpu_heap[k]) ID3D12DescriptorHeap_Release(dev->gpu_heap[k]);
+        if (dev->gpu_heap[k]) eg_d3d_heap_put(dev->device, dev->gpu_heap[k]);
         dev->gpu_heap[k] = NULL;
     }
 }

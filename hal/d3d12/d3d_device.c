@@ -150,6 +150,88 @@ static bool enumerate(void)
     return d3d_adapter_count > 0;
 }
 
+/* ---- the D3D12 device of each adapter, kept between WebGPU devices ----
+ *
+ * WHY: creating an ID3D12Device is expensive (under wine's vkd3d over lavapipe it compiles the
+ * driver's internal pipelines: about 4 s each), and every requestAdapter (probe) and
+ * requestDevice created one. A WebGPU device's own objects (queue, fence, heaps, descriptors,
+ * command allocators) are created per WebGPU device as before and freed when it closes; only
+ * the ID3D12Device itself is kept, one per adapter, and handed out again while it is healthy
+ * (GetDeviceRemovedReason == S_OK). A removed device is released and made anew. */
+static ID3D12Device *d3d_kept[D3D_MAX_ADAPTERS];
+static void forget_heaps_of(ID3D12Device *d);
+
+static HRESULT device_of(uint32_t ordinal, ID3D12Device **out)
+{
+    ID3D12Device *k = d3d_kept[ordinal];
+    if (k && ID3D12Device_GetDeviceRemovedReason(k) != S_OK) {
+        forget_heaps_of(k);
+        ID3D12Device_Release(k);
+        d3d_kept[ordinal] = k = NULL;
+    }
+    if (!k) {
+        HRESULT hr = eg_d3d.D3D12CreateDevice((IUnknown *)d3d_adapters[ordinal], D3D_FEATURE_LEVEL_11_0,
+                                              &IID_ID3D12Device, (void **)&k);
+        if (FAILED(hr) || !k) { *out = NULL; return FAILED(hr) ? hr : E_FAIL; }
+        d3d_kept[ordinal] = k;              /* the cache's reference */
+    }
+    ID3D12Device_AddRef(k);                 /* the caller's */
+    *out = k;
+    return S_OK;
+}
+
+/* Descriptor heaps are kept the same way, for the same reason (measured under wine 8.0 + lavapipe
+ * 25: about 10 s to create a WebGPU device's heaps, 10 ms for everything else). A closing device
+ * returns its heaps here; the next device of the same ID3D12Device takes one of equal
+ * description instead of creating it. Slots beyond EG_D3D_KEPT_HEAPS are released. A heap's old
+ * descriptors are never read: every slot is written before use (free lists start anew). */
+#define EG_D3D_KEPT_HEAPS 16
+static struct {
+    ID3D12Device *device;
+    D3D12_DESCRIPTOR_HEAP_DESC desc;
+    ID3D12DescriptorHeap *heap;
+    bool in_use;
+} d3d_kept_heaps[EG_D3D_KEPT_HEAPS];
+
+static void forget_heaps_of(ID3D12Device *d)
+{
+    for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)
+        if (d3d_kept_heaps[i].device == d && d3d_kept_heaps[i].heap && !d3d_kept_heaps[i].in_use) {
+            ID3D12DescriptorHeap_Release(d3d_kept_heaps[i].heap);
+            d3d_kept_heaps[i].heap = NULL;
+            d3d_kept_heaps[i].device = NULL;
+        }
+}
+
+HRESULT eg_d3d_heap_get(ID3D12Device *d, const D3D12_DESCRIPTOR_HEAP_DESC *hd, ID3D12DescriptorHeap **out)
+{
+    for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++) {
+        if (d3d_kept_heaps[i].heap && !d3d_kept_heaps[i].in_use && d3d_kept_heaps[i].device == d &&
+            eg_memcmp(&d3d_kept_heaps[i].desc, hd, sizeof *hd) == 0) {
+            d3d_kept_heaps[i].in_use = true;
+            *out = d3d_kept_heaps[i].heap;
+            return S_OK;
+        }
+    }
+    return ID3D12Device_CreateDescriptorHeap(d, hd, &IID_ID3D12DescriptorHeap, (void **)out);
+}
+
+void eg_d3d_heap_put(ID3D12Device *d, ID3D12DescriptorHeap *h)
+{
+    if (!h) return;
+    for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)
+        if (d3d_kept_heaps[i].heap == h) { d3d_kept_heaps[i].in_use = false; return; }
+    for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)
+        if (!d3d_kept_heaps[i].heap) {
+            d3d_kept_heaps[i].device = d;
+            d3d_kept_heaps[i].heap = h;
+            h->lpVtbl->GetDesc(h, &d3d_kept_heaps[i].desc);   /* returns a struct: through lpVtbl */
+            d3d_kept_heaps[i].in_use = false;
+            return;
+        }
+    ID3D12DescriptorHeap_Release(h);
+}
+
 /* ---- device info ---- */
 
 static bool format_has(ID3D12Device *dev, DXGI_FORMAT f, UINT need1, UINT need2)
@@ -200,8 +282,7 @@ eg_status_t eg_d3d_probe(uint32_t ordinal, eg_device_info_t *info)
     DXGI_ADAPTER_DESC1 ad;
     if (FAILED(IDXGIAdapter1_GetDesc1(a, &ad))) return EG_STATUS_UNAVAILABLE;
     ID3D12Device *d = NULL;
-    if (FAILED(eg_d3d.D3D12CreateDevice((IUnknown *)a, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d)) || !d)
-        return EG_STATUS_UNAVAILABLE;
+    if (FAILED(device_of(ordinal, &d))) return EG_STATUS_UNAVAILABLE;
     eg_memset(info, 0, sizeof *info);
     info->backend = WGPUBackendType_D3D12;
     info->adapter_type = (ad.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) ? WGPUAdapterType_CPU
@@ -281,8 +362,7 @@ uint32_t eg_d3d_drain_messages(eg_hal_device_t *dev)
 
 static eg_status_t create_core(eg_hal_device_t *d)
 {
-    HRESULT hr = EG_D3D_CALL("D3D12CreateDevice", eg_d3d.D3D12CreateDevice((IUnknown *)d->adapter,
-                             D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&d->device));
+    HRESULT hr = EG_D3D_CALL("D3D12CreateDevice", device_of(d->info->ordinal, &d->device));
     if (FAILED(hr) || !d->device) { d->device = NULL; return eg_d3d_check(NULL, hr, "D3D12CreateDevice"); }
     if (d3d_debug_on &&
         SUCCEEDED(ID3D12Device_QueryInterface(d->device, &IID_ID3D12InfoQueue, (void **)&d->info_queue))) {

@@ -159,8 +159,7 @@ eg_status_t eg_d3d_desc_init(eg_hal_device_t *dev)
         eg_d3d_desc_heap_t *h = &dev->desc[k];
         D3D12_DESCRIPTOR_HEAP_DESC hd = { desc_kinds[k].type, desc_kinds[k].count, D3D12_DESCRIPTOR_HEAP_FLAG_NONE, 0 };
         h->heap = NULL;
-        HRESULT hr = EG_D3D_CALL("CreateDescriptorHeap", ID3D12Device_CreateDescriptorHeap(
-                                     dev->device, &hd, &IID_ID3D12DescriptorHeap, (void **)&h->heap));
+        HRESULT hr = EG_D3D_CALL("CreateDescriptorHeap", eg_d3d_heap_get(dev->device, &hd, &h->heap));
         if (FAILED(hr)) {
             h->heap = NULL;
             return eg_d3d_check(dev, hr, "CreateDescriptorHeap");
@@ -184,7 +183,7 @@ eg_status_t eg_d3d_desc_init(eg_hal_device_t *dev)
 void eg_d3d_desc_fini(eg_hal_device_t *dev)
 {
     for (uint32_t k = 0; k < EG_D3D_DESC_KIND_COUNT; k++) {
-        if (dev->desc[k].heap) ID3D12DescriptorHeap_Release(dev->desc[k].heap);
+        if (dev->desc[k].heap) eg_d3d_heap_put(dev->device, dev->desc[k].heap);
         dev->desc[k].heap = NULL;
     }
 }

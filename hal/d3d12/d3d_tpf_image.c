@@ -100,7 +100,9 @@ static bool sample(tpf_t *t, const eg_ir_inst_t *in)
     return !t->failed;
 }
 
-/* ld: the mip level goes after the coordinates (x, y, [layer|z], mip); multisampled: ld2dms. */
+/* ld: coordinates in x, y, [layer|z]; the mip level is always in w (the TPF reader takes the
+ * level from .w whatever the dimension: a 2D fetch with the level in .z reads level 0);
+ * multisampled: ld2dms, the sample index as its own operand. */
 static bool fetch(tpf_t *t, const eg_ir_inst_t *in)
 {
     uint32_t img, smp, n;
@@ -111,7 +113,7 @@ static bool fetch(tpf_t *t, const eg_ir_inst_t *in)
     tpf_sc_t *s = tpf_comps(t, in->operands[1], &n);
     for (uint32_t i = 0; i < n && i < 3; i++) c[i] = s[i];
     bool ms = t->res[img].dim == 4 || t->res[img].dim == 9;
-    if (!ms && n < 4) c[n == 3 ? 3 : n] = o.lod ? tpf_comps(t, o.lod, &n)[0] : tpf_imm(0);
+    if (!ms) c[3] = o.lod ? tpf_comps(t, o.lod, &n)[0] : tpf_imm(0);
     uint32_t a = tpf_pack(t, c, 4), d = tpf_vtemp(t);
     tpf_begin(t, ms ? TPF_LD2DMS : TPF_LD);
     tpf_o_dstv(t, d, 0xf);

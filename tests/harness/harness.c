@@ -48,6 +48,8 @@ bool eg_test_str_contains(const char *hay, const char *needle)
     return hay && needle && strstr(hay, needle) != NULL;
 }
 
+bool eg_test_verbose;
+
 int eg_test_run_all(const char *filter)
 {
     unsigned passed = 0, failed = 0, skipped = 0, na = 0;
@@ -59,6 +61,7 @@ int eg_test_run_all(const char *filter)
         cur_group = t->group;
         cur_name = t->name;
         cur_failed = cur_skipped = cur_na = false;
+        if (eg_test_verbose) eg_test_printf("  RUN  %s\n", full);
         t->fn();
         if (cur_failed) failed++;
         else if (cur_na) na++;

@@ -54,6 +54,8 @@ void eg_test_not_applicable(const char *why);
 bool eg_test_str_contains(const char *hay, const char *needle);
 
 /* Runs the registered tests whose "group.name" contains filter (NULL: all); returns failures. */
+/** EMGPU_TEST_VERBOSE=1 (hosted): print each test's name before it runs, to find a hang. */
+extern bool eg_test_verbose;
 int eg_test_run_all(const char *filter);
 
 #endif /* EG_HARNESS_H */

@@ -23,6 +23,8 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    const char *verbose = eg_port_getenv("EMGPU_TEST_VERBOSE");
+    eg_test_verbose = verbose && *verbose && *verbose != '0';
     int failed = eg_test_run_all(filter);
     return failed ? 1 : 0;
 }
