@@ -161,8 +161,23 @@ static bool enumerate(void)
 static ID3D12Device *d3d_kept[D3D_MAX_ADAPTERS];
 static void forget_heaps_of(ID3D12Device *d);
 
+static bool device_is_kept(ID3D12Device *d)
+{
+    for (uint32_t i = 0; i < D3D_MAX_ADAPTERS; i++)
+        if (d && d3d_kept[i] == d) return true;
+    return false;
+}
+
 static HRESULT device_of(uint32_t ordinal, ID3D12Device **out)
 {
+    if (eg_d3d_fault_armed()) {
+        /* Fault walks fail calls of device creation and loss on purpose: their devices are made
+         * fresh and released with the WebGPU device, as before the cache, so nothing a walk
+         * leaves behind reaches the next test. */
+        HRESULT hr = eg_d3d.D3D12CreateDevice((IUnknown *)d3d_adapters[ordinal], D3D_FEATURE_LEVEL_11_0,
+                                              &IID_ID3D12Device, (void **)out);
+        return FAILED(hr) || *out ? hr : E_FAIL;
+    }
     ID3D12Device *k = d3d_kept[ordinal];
     if (k && ID3D12Device_GetDeviceRemovedReason(k) != S_OK) {
         forget_heaps_of(k);
@@ -216,9 +231,17 @@ HRESULT eg_d3d_heap_get(ID3D12Device *d, const D3D12_DESCRIPTOR_HEAP_DESC *hd, I
     return ID3D12Device_CreateDescriptorHeap(d, hd, &IID_ID3D12DescriptorHeap, (void **)out);
 }
 
-void eg_d3d_heap_put(ID3D12Device *d, ID3D12DescriptorHeap *h)
+void eg_d3d_heap_put(ID3D12Device *d, ID3D12DescriptorHeap *h, bool keep)
 {
     if (!h) return;
+    /* Only a heap no GPU work can still read is kept: its device closed without loss (a lost
+     * one's queue may not have drained) and the ID3D12Device is healthy. */
+    if (!keep || !device_is_kept(d) || ID3D12Device_GetDeviceRemovedReason(d) != S_OK) {
+        for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)
+            if (d3d_kept_heaps[i].heap == h) { d3d_kept_heaps[i].heap = NULL; d3d_kept_heaps[i].device = NULL; }
+        ID3D12DescriptorHeap_Release(h);
+        return;
+    }
     for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)
         if (d3d_kept_heaps[i].heap == h) { d3d_kept_heaps[i].in_use = false; return; }
     for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)

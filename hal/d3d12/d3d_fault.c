@@ -47,6 +47,7 @@ void eg_d3d_fault_disarm(void) { fi.armed = false; }
 uint32_t eg_d3d_fault_calls(void) { return fi.calls; }
 const char *eg_d3d_fault_fired(void) { return fi.fired; }
 bool eg_d3d_fault_available(void) { return EMGPU_D3D12_FAULT_INJECTION != 0; }
+bool eg_d3d_fault_armed(void) { return fi.armed; }
 
 #else /* no D3D12 backend: the test hooks exist and report it absent */
 

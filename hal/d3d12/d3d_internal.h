@@ -356,7 +356,9 @@ void eg_d3d_copy_buffer_texture(ID3D12GraphicsCommandList *cl, ID3D12Resource *b
 /* d3d_device.c: descriptor heaps are kept between WebGPU devices of one ID3D12Device (creating
  * them is slow under vkd3d): get one of this description (kept or new), put it back at close. */
 HRESULT eg_d3d_heap_get(ID3D12Device *d, const D3D12_DESCRIPTOR_HEAP_DESC *hd, ID3D12DescriptorHeap **out);
-void eg_d3d_heap_put(ID3D12Device *d, ID3D12DescriptorHeap *h);
+void eg_d3d_heap_put(ID3D12Device *d, ID3D12DescriptorHeap *h, bool keep);
+/** d3d_fault.c: a fault walk is armed (devices made then are not kept: each starts fresh). */
+bool eg_d3d_fault_armed(void);
 
 /* d3d_binding.c: shader-visible heaps, root signatures, bind groups as descriptor tables */
 eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev);

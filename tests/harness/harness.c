@@ -49,6 +49,7 @@ bool eg_test_str_contains(const char *hay, const char *needle)
 }
 
 bool eg_test_verbose;
+const char *eg_test_exclude;
 
 int eg_test_run_all(const char *filter)
 {
@@ -58,6 +59,7 @@ int eg_test_run_all(const char *filter)
         const eg_test_entry_t *t = &eg_test_list[i];
         eg_fmt(full, sizeof full, "%s.%s", t->group, t->name);
         if (filter && !strstr(full, filter)) continue;
+        if (eg_test_exclude && *eg_test_exclude && strstr(full, eg_test_exclude)) continue;
         cur_group = t->group;
         cur_name = t->name;
         cur_failed = cur_skipped = cur_na = false;

@@ -56,6 +56,9 @@ bool eg_test_str_contains(const char *hay, const char *needle);
 /* Runs the registered tests whose "group.name" contains filter (NULL: all); returns failures. */
 /** EMGPU_TEST_VERBOSE=1 (hosted): print each test's name before it runs, to find a hang. */
 extern bool eg_test_verbose;
+/** EMGPU_TEST_EXCLUDE=substring (hosted): tests whose group.name contains it are not run (a
+ *  suite split across two driver set-ups runs the rest elsewhere: tools/test_all.sh). */
+extern const char *eg_test_exclude;
 int eg_test_run_all(const char *filter);
 
 #endif /* EG_HARNESS_H */

@@ -25,6 +25,7 @@ int main(int argc, char **argv)
     }
     const char *verbose = eg_port_getenv("EMGPU_TEST_VERBOSE");
     eg_test_verbose = verbose && *verbose && *verbose != '0';
+    eg_test_exclude = eg_port_getenv("EMGPU_TEST_EXCLUDE");
     int failed = eg_test_run_all(filter);
     return failed ? 1 : 0;
 }
