@@ -48,6 +48,14 @@ extern "C" {
  *  backend supports it (always on soft). */
 #define WGPUTextureFormat_EmgpuRGB565Unorm ((WGPUTextureFormat)0x7E570001)
 
+/* Whether an adapter / device can create and render the format. Core WebGPU formats follow the
+ * standard rules (their feature); an emgpu extension format such as EmgpuRGB565Unorm may be
+ * missing from a driver (Direct3D 12 under wine's vkd3d 1.6 has no B5G6R5), and creating a
+ * texture or a color target of it is then a validation error. Every soft, Vulkan and GLES
+ * adapter has RGB565. */
+WGPU_EXPORT WGPUBool wgpuAdapterEmgpuHasTextureFormat(WGPUAdapter adapter, WGPUTextureFormat format);
+WGPU_EXPORT WGPUBool wgpuDeviceEmgpuHasTextureFormat(WGPUDevice device, WGPUTextureFormat format);
+
 /* ---- instance memory ---- */
 
 /** Capacities of one instance. 0 = the config knob's default (named per field). */

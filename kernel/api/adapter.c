@@ -6,6 +6,7 @@
 #include "kernel/api/future.h"
 #include "kernel/api/instance.h"
 #include "kernel/base/fmt.h"
+#include "kernel/format/format.h"
 #include "kernel/base/log.h"
 
 static const eg_hal_ops_t *backend_named(const char *name)
@@ -165,6 +166,14 @@ WGPUBool wgpuAdapterHasFeature(WGPUAdapter adapter, WGPUFeatureName feature)
 {
     if (!eg_handle_live(adapter, EG_KIND_ADAPTER, "wgpuAdapterHasFeature")) return WGPU_FALSE;
     return eg_features_has(adapter->info.features, feature) ? WGPU_TRUE : WGPU_FALSE;
+}
+
+WGPUBool wgpuAdapterEmgpuHasTextureFormat(WGPUAdapter adapter, WGPUTextureFormat format)
+{
+    if (!eg_handle_live(adapter, EG_KIND_ADAPTER, "wgpuAdapterEmgpuHasTextureFormat")) return WGPU_FALSE;
+    const eg_format_info_t *fi = eg_format_info(format);
+    return fi && eg_format_enabled(fi, adapter->info.features) && eg_format_on_adapter(fi, adapter->info.ext_formats_missing)
+               ? WGPU_TRUE : WGPU_FALSE;
 }
 
 static uint64_t finish_device(struct WGPUInstanceImpl *inst, const WGPURequestDeviceCallbackInfo *ci,

@@ -6,6 +6,7 @@
 #include "kernel/api/instance.h"
 #include "kernel/api/queue.h"
 #include "kernel/base/fmt.h"
+#include "kernel/format/format.h"
 #include "kernel/base/log.h"
 
 bool eg_device_check(WGPUDevice device, const char *entry)
@@ -200,6 +201,14 @@ WGPUBool wgpuDeviceHasFeature(WGPUDevice device, WGPUFeatureName feature)
 {
     if (!eg_device_check(device, "wgpuDeviceHasFeature")) return WGPU_FALSE;
     return eg_features_has(device->features, feature) ? WGPU_TRUE : WGPU_FALSE;
+}
+
+WGPUBool wgpuDeviceEmgpuHasTextureFormat(WGPUDevice device, WGPUTextureFormat format)
+{
+    if (!eg_device_check(device, "wgpuDeviceEmgpuHasTextureFormat")) return WGPU_FALSE;
+    const eg_format_info_t *fi = eg_format_info(format);
+    return fi && eg_format_enabled(fi, device->features) && eg_format_on_adapter(fi, device->info.ext_formats_missing)
+               ? WGPU_TRUE : WGPU_FALSE;
 }
 
 WGPUFuture wgpuDeviceGetLostFuture(WGPUDevice device)

@@ -13,6 +13,9 @@
 
 #define EG_DEVICE_NAME_MAX 64
 
+/* eg_device_info_t.ext_formats_missing bits. */
+#define EG_EXT_FORMAT_RGB565 (1u << 0)
+
 typedef struct eg_device_info {
     WGPUBackendType backend;
     WGPUAdapterType adapter_type;
@@ -24,6 +27,12 @@ typedef struct eg_device_info {
     WGPULimits limits;                 /* the most the adapter supports */
     uint64_t features;                 /* bit (1 << eg_feature_bit(WGPUFeatureName)) per feature */
     uint32_t quirks;                   /* EG_QUIRK_* bits (backend-specific workarounds) */
+    /* emgpu extension formats (include/emgpu/emgpu.h) this adapter cannot create or render:
+     * EG_EXT_FORMAT_* bits. Core WebGPU formats are never missing (a backend must support them,
+     * or gate them behind their feature); an extension format such as RGB565 may be absent from a
+     * driver (vkd3d 1.6 has no B5G6R5), and then textures, views, color targets and surface
+     * configurations of that format are validation errors that name the adapter's backend. */
+    uint32_t ext_formats_missing;
     uint32_t ordinal;                  /* which adapter of its backend (probe's ordinal) */
 } eg_device_info_t;
 

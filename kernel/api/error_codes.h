@@ -50,6 +50,7 @@
     X(TEXTURE_USAGE_NONE, "texture usage is 0 (WGPUTextureUsage_None)") \
     X(TEXTURE_USAGE_UNKNOWN, "texture usage has bits outside WGPUTextureUsage") \
     X(TEXTURE_FORMAT_FEATURE, "the format needs a feature the device does not have") \
+    X(TEXTURE_FORMAT_ADAPTER, "the adapter's driver lacks this emgpu extension format") \
     X(TEXTURE_SIZE_ZERO, "a texture size dimension is 0") \
     X(TEXTURE_1D_SHAPE, "1D textures need height = depthOrArrayLayers = 1") \
     X(TEXTURE_TOO_LARGE, "texture size exceeds maxTextureDimension1D/2D/3D") \

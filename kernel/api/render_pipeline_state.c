@@ -147,6 +147,10 @@ static bool color_target_ok(const eg_vctx_t *v, uint32_t t, const WGPUColorTarge
     EG_CHECK(v, fi && !eg_format_is_depth_stencil(fi) && eg_format_enabled(fi, features) &&
                 (eg_format_caps(fi, features) & EG_FMT_RENDERABLE), RP_COLOR_FORMAT,
              "fragment.targets[%u].format %s is not a color-renderable format", t, fi ? fi->name : "(unknown)");
+    EG_CHECK(v, eg_format_on_adapter(fi, v->device->info.ext_formats_missing), TEXTURE_FORMAT_ADAPTER,
+             "fragment.targets[%u].format %s is not supported by this adapter (%s backend): its driver lacks "
+             "the format; wgpuDeviceEmgpuHasTextureFormat() tells before creating", t, fi->name,
+             v->device->hal->name);
     if (ct->blend) {
         EG_CHECK(v, eg_format_caps(fi, features) & EG_FMT_BLENDABLE, RP_BLEND_FORMAT,
                  "fragment.targets[%u].blend is set but format %s is not blendable", t, fi->name);

@@ -122,6 +122,10 @@ static bool validate_desc(const eg_vctx_t *v, const WGPUTextureDescriptor *d, eg
     EG_CHECK(v, eg_format_enabled(fi, v->device->features), TEXTURE_FORMAT_FEATURE,
              "format %s needs feature %s, which the device was not created with", fi->name,
              eg_feature_name(fi->feature));
+    EG_CHECK(v, eg_format_on_adapter(fi, v->device->info.ext_formats_missing), TEXTURE_FORMAT_ADAPTER,
+             "format %s is not supported by this adapter (%s backend, %s): its driver lacks the format; "
+             "wgpuDeviceEmgpuHasTextureFormat() tells before creating", fi->name,
+             v->device->hal->name, v->device->info.device);
     if (!validate_size(v, d) || !validate_format(v, d, fi)) return false;
     EG_CHECK(v, d->viewFormatCount == 0 || d->viewFormats, NULL_DESCRIPTOR,
              "viewFormats is NULL but viewFormatCount is %u", (unsigned)d->viewFormatCount);

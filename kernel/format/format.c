@@ -1,5 +1,6 @@
 /* Format lookups and image-layout math: mip chains, extents, linear texel data. */
 #include "kernel/format/format.h"
+#include "kernel/api/device_info.h"
 
 #include "kernel/api/features.h"
 #include "kernel/format/format_table.h"
@@ -24,6 +25,11 @@ uint32_t eg_format_caps(const eg_format_info_t *fi, uint64_t features)
 bool eg_format_enabled(const eg_format_info_t *fi, uint64_t features)
 {
     return fi->feature == 0 || eg_features_has(features, fi->feature);
+}
+
+bool eg_format_on_adapter(const eg_format_info_t *fi, uint32_t ext_formats_missing)
+{
+    return !(fi->format == EG_FORMAT_RGB565_VALUE && (ext_formats_missing & EG_EXT_FORMAT_RGB565));
 }
 
 uint32_t eg_format_aspects_selected(const eg_format_info_t *fi, WGPUTextureAspect aspect)

@@ -74,6 +74,10 @@ uint32_t eg_format_caps(const eg_format_info_t *fi, uint64_t features);
 /** True when the device's features allow the format (its `feature` column). */
 bool eg_format_enabled(const eg_format_info_t *fi, uint64_t features);
 
+/** False when the format is an emgpu extension format the adapter's driver lacks
+ *  (eg_device_info_t.ext_formats_missing, EG_EXT_FORMAT_* bits). */
+bool eg_format_on_adapter(const eg_format_info_t *fi, uint32_t ext_formats_missing);
+
 static inline bool eg_format_is_depth_stencil(const eg_format_info_t *fi)
 {
     return (fi->aspects & (EG_ASPECT_DEPTH | EG_ASPECT_STENCIL)) != 0;
