@@ -60,7 +60,7 @@ static const WGPUCompositeAlphaMode alpha_with_premul[] = {
 #define SURFACE_USAGES (WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc | \
                         WGPUTextureUsage_CopyDst | WGPUTextureUsage_TextureBinding)
 
-static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
+static void caps_of(const eg_surface_t *s, const eg_device_info_t *info, WGPUSurfaceCapabilities *c)
 {
     /* helper wayland: the buffers' format follows the configuration; the capabilities do not */
     WGPUEmgpuPanelFormat f = s->kind == EG_SURFACE_WAYLAND ? WGPUEmgpuPanelFormat_ARGB8888 : s->target.format;
@@ -76,6 +76,12 @@ static void caps_of(const eg_surface_t *s, WGPUSurfaceCapabilities *c)
     } else {
         c->formats = formats_bgra;
         c->formatCount = EG_ARRAY_LEN(formats_bgra);
+    }
+    /* An adapter whose driver lacks RGB565 (ext_formats_missing) does not offer it: it is first
+     * in the 16-bit table and last in the others. */
+    if (info->ext_formats_missing & EG_EXT_FORMAT_RGB565) {
+        if (c->formats == formats_565) c->formats++;
+        c->formatCount--;
     }
     c->presentModes = present_modes;
     c->presentModeCount = EG_ARRAY_LEN(present_modes);
@@ -166,7 +172,7 @@ WGPUStatus wgpuSurfaceGetCapabilities(WGPUSurface surface, WGPUAdapter adapter,
                adapter->hal->name, adapter->instance != surface->instance ? ", another instance" : "");
         return WGPUStatus_Error;
     }
-    caps_of(surface, capabilities);
+    caps_of(surface, &adapter->info, capabilities);
     return WGPUStatus_Success;
 }
 
@@ -340,7 +346,7 @@ static bool configure(eg_vctx_t *v, eg_surface_t *s, const WGPUSurfaceConfigurat
     EG_CHECK(v, native || c->device->hal->surface_present != NULL, SURFACE_UNSUPPORTED,
              "config.device runs on the %s backend, which cannot present to this surface",
              c->device->hal->name);
-    if (!native) caps_of(s, &caps);
+    if (!native) caps_of(s, &c->device->info, &caps);
     WGPUTextureFormat srgb = WGPUTextureFormat_Undefined;
     if (!validate_formats(v, c, &caps, &srgb) || !validate_modes(v, c, &caps) ||
         !(native ? validate_native(v, s, c, srgb) : validate_size(v, s, c)))
