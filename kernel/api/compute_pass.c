@@ -49,6 +49,7 @@ void wgpuComputePassEncoderSetPipeline(WGPUComputePassEncoder computePassEncoder
         return;
     }
     p->pipeline = pipeline;
+    p->sizes_checked = 0;
     eg_cmd_set_pipeline_t *c = (eg_cmd_set_pipeline_t *)eg_pass_record(p, &v, EG_CMD_SET_COMPUTE_PIPELINE, sizeof *c);
     if (!c)
         return;
@@ -73,7 +74,8 @@ static bool dispatch_scope(eg_pass_t *p, const eg_vctx_t *v, const eg_buffer_t *
 {
     const eg_compute_pipeline_t *cp = (const eg_compute_pipeline_t *)p->pipeline;
     EG_PCHECK(p, v, cp != NULL, DRAW_STATE, "no pipeline set (call SetPipeline before dispatching)");
-    if (!eg_pass_check_bind_groups(p, v, cp->layout))
+    const eg_stage_t *stages[1] = { &cp->compute };
+    if (!eg_pass_check_bind_groups(p, v, cp->layout, stages, 1))
         return false;
     eg_encoder_t *e = p->enc;
     if (!e->tracking)

@@ -186,6 +186,7 @@
     X(VIEWPORT, "setViewport rectangle or depth range out of bounds") \
     X(SCISSOR, "setScissorRect rectangle outside the render targets") \
     X(DRAW_STATE, "draw/dispatch without a pipeline, a compatible bind group or a vertex/index buffer") \
+    X(DRAW_BUFFER_BINDING_SIZE, "a bound buffer is smaller than the pipeline's shader needs") \
     X(DRAW_RANGE, "draw reads past the end of a bound vertex or index buffer") \
     X(INDIRECT_BUFFER, "indirect buffer usage, offset alignment or range is wrong") \
     X(DISPATCH_SIZE, "workgroup count exceeds maxComputeWorkgroupsPerDimension") \

@@ -9,6 +9,7 @@
 #include "kernel/api/device.h"
 #include "kernel/api/instance.h"
 #include "kernel/api/pipeline_layout.h"
+#include "kernel/api/render_pipeline.h"
 #include "kernel/api/texture.h"
 #include "kernel/api/texture_view.h"
 #include "kernel/base/fmt.h"
@@ -194,6 +195,7 @@ void eg_pass_set_bind_group(eg_pass_t *p, const eg_vctx_t *v, uint32_t index, WG
     if (!validate_bind_group(p, v, index, group, count, offsets))
         return;
     p->groups[index] = group;
+    p->sizes_checked = 0;
     /* Render passes: every bound group joins the pass's usage scope at once (spec); compute
      * passes merge the groups bound at each dispatch instead. */
     if (group && p->is_render && !eg_pass_use_bind_group(p, v, group))
@@ -220,7 +222,39 @@ static bool layouts_equivalent(const eg_bind_group_layout_t *a, const eg_bind_gr
     return eg_memcmp(a->entries, b->entries, a->entry_count * sizeof a->entries[0]) == 0;
 }
 
-bool eg_pass_check_bind_groups(eg_pass_t *p, const eg_vctx_t *v, const eg_pipeline_layout_t *layout)
+/* Spec "validate encoder bind groups", last step: for each binding the pipeline's shaders use
+ * whose layout entry has buffer.minBindingSize 0, the bound size must be at least the
+ * pipeline's "minimum buffer binding size" for it (the Block's size with a runtime array of one
+ * element). Layout minBindingSize > 0 was checked when the pipeline and the group were created.
+ * Backends rely on it: D3D12 rounds uniform views up to 256 bytes only because the block fits. */
+static bool check_buffer_sizes(eg_pass_t *p, const eg_vctx_t *v, const eg_stage_t *s)
+{
+    if (!s || !s->entry)
+        return true;
+    for (uint32_t i = 0; i < s->entry->binding_count; i++) {
+        const eg_shader_binding_t *b = &s->entry->bindings[i];
+        if (b->kind > EG_SHADER_BINDING_STORAGE || b->group >= EMGPU_MAX_BIND_GROUPS_PER_LAYOUT || !p->groups[b->group])
+            continue;
+        const eg_bind_group_t *bg = p->groups[b->group];
+        for (uint32_t e = 0; e < bg->entry_count && e < EMGPU_MAX_BINDINGS_PER_GROUP; e++) {
+            const eg_bgl_entry_t *le = &bg->layout->entries[e];
+            if (le->binding != b->binding)
+                continue;
+            EG_PCHECK(p, v, le->kind != EG_BINDING_BUFFER || le->min_binding_size_B != 0 ||
+                            bg->entries[e].size_B >= b->min_size_B, DRAW_BUFFER_BINDING_SIZE,
+                      "bind group at index %u (\"%s\") binding %u: the bound buffer range is %llu bytes, but the "
+                      "pipeline's shader needs %llu (its block with one element of any runtime array); the "
+                      "layout's minBindingSize is 0, so this is checked at draw/dispatch time",
+                      (unsigned)b->group, bg->obj.label, (unsigned)b->binding,
+                      (unsigned long long)bg->entries[e].size_B, (unsigned long long)b->min_size_B);
+            break;
+        }
+    }
+    return true;
+}
+
+bool eg_pass_check_bind_groups(eg_pass_t *p, const eg_vctx_t *v, const eg_pipeline_layout_t *layout,
+                               const eg_stage_t *const *stages, uint32_t stage_count)
 {
     if (!layout)
         return true;   /* unreachable: every valid pipeline has a layout (auto ones are derived) */
@@ -233,6 +267,12 @@ bool eg_pass_check_bind_groups(eg_pass_t *p, const eg_vctx_t *v, const eg_pipeli
         EG_PCHECK(p, v, layouts_equivalent(p->groups[i]->layout, want), DRAW_STATE,
                   "bind group at index %u (layout \"%s\") is not compatible with the pipeline "
                   "layout's group %u", (unsigned)i, p->groups[i]->layout->obj.label, (unsigned)i);
+    }
+    if (!p->sizes_checked) {
+        for (uint32_t s = 0; s < stage_count; s++)
+            if (!check_buffer_sizes(p, v, stages[s]))
+                return false;
+        p->sizes_checked = 1;
     }
     return true;
 }

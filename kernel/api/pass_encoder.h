@@ -29,6 +29,8 @@ typedef struct eg_pass {
     WGPUTextureFormat depth_format;
     /* bound state */
     void *pipeline;           /* eg_render_pipeline_t * or eg_compute_pipeline_t * */
+    uint8_t sizes_checked;    /* the bound buffers' sizes were checked against the pipeline's
+                               * shaders since the last SetPipeline / SetBindGroup */
     eg_bind_group_t *groups[EMGPU_MAX_BIND_GROUPS_PER_LAYOUT];
     uint32_t vb_mask;         /* bit i: vertex buffer slot i bound */
     uint64_t vb_size_B[EMGPU_MAX_VERTEX_BUFFERS];
@@ -65,7 +67,12 @@ bool eg_pass_use_bind_group(eg_pass_t *p, const eg_vctx_t *v, const eg_bind_grou
 void eg_pass_set_bind_group(eg_pass_t *p, const eg_vctx_t *v, uint32_t index, WGPUBindGroup group,
                             size_t count, const uint32_t *offsets);
 /** Spec "validate the bind groups are compatible with the pipeline layout" (draw/dispatch). */
-bool eg_pass_check_bind_groups(eg_pass_t *p, const eg_vctx_t *v, const eg_pipeline_layout_t *layout);
+struct eg_stage;
+/** Spec "validate encoder bind groups": a compatible group bound at every index the layout uses,
+ *  and every buffer whose layout entry has minBindingSize 0 bound with at least the size the
+ *  stages' shaders need (checked once per SetPipeline / SetBindGroup change). */
+bool eg_pass_check_bind_groups(eg_pass_t *p, const eg_vctx_t *v, const eg_pipeline_layout_t *layout,
+                               const struct eg_stage *const *stages, uint32_t stage_count);
 void eg_pass_debug(eg_pass_t *p, const eg_vctx_t *v, eg_cmd_op_t op, WGPUStringView label);
 /** Ends the pass: unlocks the encoder, invalidates it for an invalid pass or open debug groups,
  *  writes end_op. */

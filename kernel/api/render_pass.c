@@ -360,6 +360,7 @@ void wgpuRenderPassEncoderSetPipeline(WGPURenderPassEncoder renderPassEncoder, W
     if (!p || !check_pipeline(p, &v, pipeline))
         return;
     p->pipeline = pipeline;
+    p->sizes_checked = 0;
     eg_cmd_set_pipeline_t *c = (eg_cmd_set_pipeline_t *)eg_pass_record(p, &v, EG_CMD_SET_RENDER_PIPELINE, sizeof *c);
     if (!c)
         return;

@@ -15,7 +15,8 @@ static bool check_draw_state(eg_pass_t *p, const eg_vctx_t *v)
 {
     const eg_render_pipeline_t *rp = (const eg_render_pipeline_t *)p->pipeline;
     EG_PCHECK(p, v, rp != NULL, DRAW_STATE, "no pipeline set (call SetPipeline before drawing)");
-    if (!eg_pass_check_bind_groups(p, v, rp->layout))
+    const eg_stage_t *stages[2] = { &rp->vertex, rp->fragment.module ? &rp->fragment : NULL };
+    if (!eg_pass_check_bind_groups(p, v, rp->layout, stages, 2))
         return false;
     for (uint32_t i = 0; i < rp->vertex_buffer_count && i < EMGPU_MAX_VERTEX_BUFFERS; i++)
         EG_PCHECK(p, v, !rp->vertex_buffers[i].used || (p->vb_mask & (1u << i)), DRAW_STATE,

@@ -517,3 +517,67 @@ EG_TEST(pipeline_iface, auto_layout_pool_full_names_the_pool)
     wgpuShaderModuleRelease(cd.compute.module);
     eg_test_device_release();
 }
+
+/* Spec "validate encoder bind groups": with buffer.minBindingSize 0 in the layout, the bound
+ * size must still cover the shader's minimum binding size, checked at dispatch time. The block
+ * { vec4 head; float v[]; } with one array element ends at 16 + 4 = 20, and WGSL's SizeOf of a
+ * structure rounds that up to the structure's alignment (16, from the vec4): 32 bytes. */
+EG_TEST(pipeline_iface, zero_min_binding_size_checked_at_dispatch)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUBindGroupLayoutEntry le = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+    le.visibility = WGPUShaderStage_Compute;
+    le.buffer.type = WGPUBufferBindingType_Storage;
+    le.buffer.minBindingSize = 0;
+    WGPUBindGroupLayoutDescriptor bd = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+    bd.entryCount = 1;
+    bd.entries = &le;
+    WGPUBindGroupLayout bgl = wgpuDeviceCreateBindGroupLayout(d, &bd);
+    WGPUPipelineLayoutDescriptor pld = WGPU_PIPELINE_LAYOUT_DESCRIPTOR_INIT;
+    pld.bindGroupLayoutCount = 1;
+    pld.bindGroupLayouts = &bgl;
+    WGPUPipelineLayout pl = wgpuDeviceCreatePipelineLayout(d, &pld);
+    WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+    cd.layout = pl;
+    cd.compute.module = module_of(d, "iface_min_size.comp");
+    WGPUComputePipeline p = wgpuDeviceCreateComputePipeline(d, &cd);
+    WGPUBuffer buf = t_buffer(d, WGPUBufferUsage_Storage, 64);
+    WGPUBindGroupEntry be = WGPU_BIND_GROUP_ENTRY_INIT;
+    be.buffer = buf;
+    WGPUBindGroupDescriptor gd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    gd.layout = bgl;
+    gd.entryCount = 1;
+    gd.entries = &be;
+    be.size = 28;                                   /* 4 bytes short */
+    WGPUBindGroup small = wgpuDeviceCreateBindGroup(d, &gd);
+    be.size = 32;                                   /* exactly the minimum */
+    WGPUBindGroup fits = wgpuDeviceCreateBindGroup(d, &gd);
+    EG_EXPECT_NO_ERROR();
+    /* case 0: the small group; 1: the fitting one; 2: fitting, dispatch, then the small one
+     * (the check must run again after SetBindGroup) */
+    for (uint32_t c = 0; c < 3; c++) {
+        WGPUCommandEncoder e = t_encoder(d);
+        WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(e, NULL);
+        wgpuComputePassEncoderSetPipeline(pass, p);
+        wgpuComputePassEncoderSetBindGroup(pass, 0, c == 0 ? small : fits, 0, NULL);
+        wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+        if (c == 2) {
+            wgpuComputePassEncoderSetBindGroup(pass, 0, small, 0, NULL);
+            wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+        }
+        wgpuComputePassEncoderEnd(pass);
+        wgpuComputePassEncoderRelease(pass);
+        t_finish(e);
+        if (c == 1) EG_EXPECT_NO_ERROR();
+        else T_EXPECT_VALIDATION(EG_E_DRAW_BUFFER_BINDING_SIZE, "bound buffer range is 28 bytes, but the pipeline's shader needs 32");
+    }
+    wgpuBindGroupRelease(small);
+    wgpuBindGroupRelease(fits);
+    wgpuBufferRelease(buf);
+    wgpuComputePipelineRelease(p);
+    wgpuPipelineLayoutRelease(pl);
+    wgpuBindGroupLayoutRelease(bgl);
+    wgpuShaderModuleRelease(cd.compute.module);
+    eg_test_device_release();
+}
