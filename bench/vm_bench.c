@@ -3,12 +3,16 @@
  * Usage: vm_bench [-n BLOCKS]   Runs a 1-block program of EXPR_LEN typical fragment ALU ops
  * (mul/add/fma/mix/clamp/min/compare/select/sqrt) over BLOCKS 16-lane blocks (default 200000),
  * once with all lanes active and once with a partial mask, 5 repetitions each, and prints
- * ns/instruction and ns/block (best of 5). No rasterizer, no texture: the VM dispatch and ALU
- * cost only, so it is unaffected by changes to soft_raster*. Never fails on speed.
+ * ns/instruction and ns/block (best of 5), for the switch interpreter and the threaded code at
+ * each vector width the CPU runs (soft_vm_thread.c; outputs must match). No rasterizer, no
+ * texture: the VM dispatch and ALU cost only, so it is unaffected by changes to soft_raster*. Never fails on speed.
  * vm_bench -q [FRAMES]: a full-screen 800x480 RGBA8 textured quad (tests/shaders/span.vert +
  * span_tex.frag: a 256x256 RGBA8 texture, linear, times the vertex color), blended (straight
  * alpha) and opaque, one thread, with the soft fast paths (span path) on and off: ms/frame,
  * best of FRAMES.
+ * vm_bench -d FILE.spv...: the threaded code against the switch interpreter on every vertex and
+ * fragment entry point of the files that compiles without resources (pseudo-random inputs with
+ * special values, 4 masks): prints the count of mismatches, exit status 1 on any.
  * Build: make O=... BOARD=host O/bench/vm_bench (bench/bench.mk links the embedded test shaders).
  */
 #include <stdio.h>
@@ -21,6 +25,7 @@
 #include "hal/soft/soft_raster.h"
 #include "tests/shaders/spv_embed.h"
 #include "examples/soft_device.h"
+#include "kernel/api/shader_module.h"
 
 #define EXPR_LEN 96u
 #define REGS 12u
@@ -268,19 +273,165 @@ static int quad_bench(unsigned frames)
     return 0;
 }
 
+/* ---- differential: threaded code vs the switch interpreter over SPIR-V files ---- */
+
+static uint32_t g_rng = 1u;
+static unsigned g_nan_only;
+static uint32_t d_rand(void) { g_rng = g_rng * 1664525u + 1013904223u; return g_rng >> 8; }
+static uint32_t d_value(void)
+{
+    static const uint32_t special[] = { 0x80000000u, 0, 0x7fc00000u, 0xff800001u, 0x7f800000u, 0xff800000u,
+                                        0x00000001u, 0x807fffffu, 0x4b000000u, 0xcaffffffu, 3u, 0xffffffffu };
+    uint32_t r = d_rand();
+    if (r % 8u == 0) return special[(r >> 3) % (sizeof special / sizeof special[0])];
+    float f = ((float)(r % 20001u) - 10000.0f) * 0.00137f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Runs p on the inputs; a hash of the outputs, Position, FragDepth, SampleMask and the lanes left. */
+/* With d_nan_any, every NaN hashes alike: which of two NaN operands' payloads an IEEE operation
+ * returns is the C compiler's operand order (x86 returns the first), different between the
+ * switch's and the threaded code's vector bodies and between SSE and AVX encodings. WebGPU
+ * leaves NaN payloads unspecified; soft_vm_test treats them the same way. */
+static int d_nan_any;
+static uint32_t d_canon(uint32_t u)
+{
+    return d_nan_any && (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) ? 0x7fc00000u : u;
+}
+static eg_soft_vec4_t d_out[2][EG_SOFT_MAX_LOCATIONS];
+static uint32_t d_run(const eg_soft_program_t *p, const eg_soft_invocation_t *inv0, uint32_t which)
+{
+    eg_soft_vec4_t *out = d_out[which];
+    eg_soft_invocation_t inv = *inv0;
+    memset(out, 0x5a, sizeof d_out[0]);
+    inv.out = out;
+    eg_soft_program_run(p, NULL, &inv);
+    uint32_t h = inv.active;
+    const uint32_t *w = (const uint32_t *)(const void *)out;
+    for (uint32_t i = 0; i < sizeof d_out[0] / 4u; i++) h = (h ^ d_canon(w[i])) * 16777619u;
+    w = (const uint32_t *)(const void *)&inv.position;
+    for (uint32_t i = 0; i < sizeof inv.position / 4u; i++) h = (h ^ d_canon(w[i])) * 16777619u;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+        h = (h ^ d_canon(inv.frag_depth.u[l]) ^ inv.sample_mask_out.u[l] << 7) * 16777619u;
+    return h;
+}
+
+/* One program: 4 masks x 4 input sets; returns the number of mismatching runs. */
+static unsigned d_program(eg_soft_program_t *p, const char *what)
+{
+    static const eg_soft_mask_t masks[] = { EG_SOFT_ALL_LANES, 0x0ff0u, 0x8421u, 0x00f3u };
+    static eg_soft_vec4_t in[EG_SOFT_MAX_LOCATIONS];
+    static eg_soft_invocation_t inv;
+    void *mem = (void *)(uintptr_t)p->thread;
+    unsigned bad = 0;
+    for (uint32_t k = 0; k < 16u && mem; k++) {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            for (uint32_t j = 0; j < EG_SOFT_MAX_LOCATIONS; j++)
+                for (uint32_t c = 0; c < 4; c++) in[j].c[c].u[l] = d_value();
+            for (uint32_t c = 0; c < 4; c++) inv.position.c[c].u[l] = d_value();
+            inv.vertex_index.u[l] = d_rand() % 64u;
+            inv.instance_index.u[l] = d_rand() % 4u;
+            inv.sample_mask_in.u[l] = 1u;
+        }
+        inv.front_facing = d_rand() & EG_SOFT_ALL_LANES;
+        inv.active = masks[k & 3u];
+        inv.in = in;
+        p->thread = NULL;
+        uint32_t want = d_run(p, &inv, 0);
+        for (uint32_t vw = 4; vw <= 8u; vw += 4u) {
+            if (!(eg_vm_thread_widths() & vw)) continue;
+            eg_vm_thread_build(p, mem, vw);
+            if (d_run(p, &inv, 1) == want) continue;
+            d_nan_any = 1;
+            bool nan_only = d_run(p, &inv, 0) == d_run(p, &inv, 1);
+            d_nan_any = 0;
+            if (nan_only) { g_nan_only++; continue; }
+            bad++;
+            printf("  MISMATCH %s (width %u, run %u)", what, (unsigned)vw, (unsigned)k);
+            const uint32_t *a = (const uint32_t *)(const void *)d_out[0], *b = (const uint32_t *)(const void *)d_out[1];
+            for (uint32_t i = 0; i < sizeof d_out[0] / 4u; i++)
+                if (a[i] != b[i]) { printf(": output word %u %08x, switch %08x", (unsigned)i, (unsigned)b[i], (unsigned)a[i]); break; }
+            printf("\n");
+        }
+    }
+    return bad;
+}
+
+/* vm_bench -d FILE.spv...: every vertex/fragment entry point that compiles without a pipeline
+ * layout (no resources) runs through the switch interpreter and the threaded code. */
+static int diff_files(int argc, char **argv)
+{
+    static uint32_t words[1u << 20];
+    WGPUInstance inst = wgpuCreateInstance(NULL);
+    WGPUAdapter adapter;
+    WGPUDevice d = inst ? example_soft_device(inst, NULL, &adapter) : NULL;
+    if (!d) { fprintf(stderr, "vm_bench: no soft device\n"); return 1; }
+    unsigned files = 0, programs = 0, skipped = 0, bad = 0;
+    for (int i = 0; i < argc; i++) {
+        FILE *f = fopen(argv[i], "rb");
+        if (!f) continue;
+        size_t n = fread(words, 4, sizeof words / 4, f);
+        fclose(f);
+        WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+        src.code = words;
+        src.codeSize = (uint32_t)n;
+        WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+        md.nextInChain = &src.chain;
+        WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &md);
+        const eg_shader_module_t *sm = (const eg_shader_module_t *)(const void *)m;
+        if (!m || sm->obj.invalid) { if (m) wgpuShaderModuleRelease(m); continue; }   /* rejected by validation */
+        files++;
+        for (uint32_t e = 0; e < sm->spirv.entry_count; e++) {
+            const eg_shader_entry_t *en = &sm->spirv.entries[e];
+            if (en->stage != EG_SHADER_STAGE_VERTEX && en->stage != EG_SHADER_STAGE_FRAGMENT) continue;
+            eg_soft_program_t *p = NULL;
+            if (eg_soft_program_create(sm, en->name, en->stage, NULL, &p) != EG_STATUS_OK || !p) { skipped++; continue; }
+            programs++;
+            bad += d_program(p, argv[i]);
+            eg_soft_program_destroy(p);
+        }
+        wgpuShaderModuleRelease(m);
+    }
+    printf("vm_bench -d: %u modules, %u programs compared (threaded widths %u), %u not compiled alone (resources), "
+           "%u mismatches, %u runs differing only in NaN payloads\n", files, programs, (unsigned)eg_vm_thread_widths(),
+           skipped, bad, g_nan_only);
+    wgpuDeviceRelease(d);
+    if (adapter) wgpuAdapterRelease(adapter);
+    wgpuInstanceRelease(inst);
+    return bad != 0;
+}
+
 int main(int argc, char **argv)
 {
     uint32_t blocks = 200000;
+    if (argc >= 2 && !strcmp(argv[1], "-d")) return diff_files(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "-q")) return quad_bench(argc == 3 ? (unsigned)strtoul(argv[2], NULL, 10) : 5u);
     if (argc == 3 && !strcmp(argv[1], "-n")) blocks = (uint32_t)strtoul(argv[2], NULL, 10);
     static eg_soft_program_t prog;
+    static uint64_t thread_mem[(EXPR_LEN + 2u) * 4u];   /* 32 bytes per instruction */
     uint32_t n = build(&prog);
-    for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
-        for (uint32_t k = 0; k < 4; k++) g_in[k].c[0].f[l] = (float)(l + k) * 0.1f;
-    double full = run(&prog, blocks, EG_SOFT_ALL_LANES), part = run(&prog, blocks, 0x0f3fu);
+    if (eg_vm_thread_size_B(n) > sizeof thread_mem) return 1;
     printf("vm_bench: %u instructions/block, %u blocks, SIMD=%d\n", n, blocks, EMGPU_SOFT_SIMD);
-    printf("  full mask:    %.2f ns/inst  %.1f ns/block\n", full * 1e9 / ((double)blocks * n), full * 1e9 / blocks);
-    printf("  partial mask: %.2f ns/inst  %.1f ns/block\n", part * 1e9 / ((double)blocks * n), part * 1e9 / blocks);
-    printf("  checksum %08x\n", (unsigned)g_out[0].c[0].u[3] ^ (unsigned)g_out[3].c[0].u[9]);
+    /* the switch interpreter, then the threaded code at each width the CPU runs: same outputs */
+    uint32_t widths = eg_vm_thread_widths(), ref = 0;
+    for (uint32_t vw = 0; vw <= 8u; vw += 4u) {
+        if (vw && !(widths & vw)) continue;
+        if (vw) eg_vm_thread_build(&prog, thread_mem, vw); else prog.thread = NULL;
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+            for (uint32_t k = 0; k < 4; k++) g_in[k].c[0].f[l] = (float)(l + k) * 0.1f;
+        memset(g_out, 0, sizeof g_out);
+        double full = run(&prog, blocks, EG_SOFT_ALL_LANES), part = run(&prog, blocks, 0x0f3fu);
+        uint32_t sum = 0;
+        for (uint32_t k = 0; k < 4; k++)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) sum = sum * 31u + g_out[0].c[k].u[l];
+        printf("  %s:\n", vw ? (vw == 4u ? "threaded, 4 lanes/vector" : "threaded, 8 lanes/vector") : "switch interpreter");
+        printf("    full mask:    %.2f ns/inst  %.1f ns/block\n", full * 1e9 / ((double)blocks * n), full * 1e9 / blocks);
+        printf("    partial mask: %.2f ns/inst  %.1f ns/block\n", part * 1e9 / ((double)blocks * n), part * 1e9 / blocks);
+        printf("    checksum %08x\n", (unsigned)sum);
+        if (!vw) ref = sum;
+        else if (sum != ref) { printf("vm_bench: FAIL: threaded outputs differ from the switch interpreter\n"); return 1; }
+    }
     return 0;
 }

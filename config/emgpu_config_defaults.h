@@ -503,6 +503,29 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_D3D12_SYSVALS_BYTES
 #define EMGPU_D3D12_SYSVALS_BYTES (64u * 1024u)
 #endif
+/** Records of the per-process shader cache (hal/d3d12/d3d_cache.c): lowered stages (DXBC) kept
+ *  so an identical stage is not lowered again; least recently used ones are evicted. (d3dcore) */
+#ifndef EMGPU_D3D12_SHADER_CACHE_ENTRIES
+#define EMGPU_D3D12_SHADER_CACHE_ENTRIES 64
+#endif
+/** Bytes of the shader cache's static blob space: per entry its key (SPIR-V words, entry name,
+ *  constants) and its DXBC. A stage needing more than all of it is not cached. (d3dcore) */
+#ifndef EMGPU_D3D12_SHADER_CACHE_BYTES
+#define EMGPU_D3D12_SHADER_CACHE_BYTES (256u * 1024u)
+#endif
+/** Operations (queue writes, zero-fills) of one upload command list remembered per device, so a
+ *  list whose Close fails is recorded again instead of losing the device; about 100 bytes each.
+ *  More in one list than this: such a failure loses the device. (d3dcore) */
+#ifndef EMGPU_D3D12_UPLOAD_LOG
+#define EMGPU_D3D12_UPLOAD_LOG 128
+#endif
+/** Shader-visible descriptors per command-ring slot for dynamic-offset buffers: every
+ *  setBindGroup of a group with dynamic offsets that a draw/dispatch uses writes that group's
+ *  dynamic buffers as views (with the offsets; hardware bounds checks) here, reused once the
+ *  slot's fence has passed. One submit may use this many. (robust) */
+#ifndef EMGPU_D3D12_DYNAMIC_DESCRIPTORS
+#define EMGPU_D3D12_DYNAMIC_DESCRIPTORS 256
+#endif
 _Static_assert(EMGPU_D3D12_SAMPLER_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS &&
                EMGPU_D3D12_RTV_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS &&
                EMGPU_D3D12_DSV_DESCRIPTORS <= EMGPU_D3D12_VIEW_DESCRIPTORS,

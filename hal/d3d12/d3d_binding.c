@@ -6,13 +6,31 @@
  * samplers s. Every root signature ends with the emitter's sysvals root constants.
  *
  * Root signature of a pipeline layout: per group, one CBV/SRV/UAV descriptor table (its
- * non-dynamic buffers and textures, one range per binding in binding order) and one sampler
- * table, then one root descriptor per dynamic-offset buffer (root CBV / SRV / UAV), whose address
- * is set at draw time with the dynamic offset added. A bind group is a contiguous range in each
- * shader-visible heap (kernel/base/range_alloc, bounded records), written once at creation:
- * buffers get new CBV/SRV/UAV descriptors, texture views and samplers are copied from their CPU
- * descriptors. The kernel destroys a bind group only after the GPU is done with it, so its
- * ranges are free for reuse at once.
+ * non-dynamic buffers and textures, one range per binding in binding order), one sampler table,
+ * and one more CBV/SRV/UAV table for its dynamic-offset buffers. A bind group is a contiguous
+ * range in each shader-visible heap (kernel/base/range_alloc, bounded records), written once at
+ * creation: buffers get new CBV/SRV/UAV descriptors, texture views and samplers are copied from
+ * their CPU descriptors. The kernel destroys a bind group only after the GPU is done with it, so
+ * its ranges are free for reuse at once.
+ *
+ * Dynamic-offset buffers are views written at bind time, not root descriptors (WebGPU robust
+ * access, spec "Robust Buffer Access"; issue #9). A root CBV/SRV/UAV is a bare GPU address: the
+ * hardware does not bound-check it, so a shader index past the binding reads or writes the
+ * neighbouring memory, and bufinfo (arrayLength) on it is undefined. A view carries its size:
+ * raw SRV/UAV loads past it return 0, stores and atomics are dropped (D3D12 out-of-bounds rules,
+ * which are within WebGPU's allowed set), and bufinfo answers the binding's byte size, so the
+ * emitter's arrayLength ((size - offset of the array) / stride) is right with no emitter change.
+ * The alternative, the sizes in the sysvals CBV and an emitter clamp on every raw access, costs
+ * instructions in every shader and still leaves arrayLength to the emitter. So
+ * eg_d3d_dynamic_table() writes the group's dynamic views with the offsets added into a ring at
+ * the end of the CBV/SRV/UAV heap (EMGPU_D3D12_DYNAMIC_DESCRIPTORS per command-ring slot, reused
+ * when the slot's fence has passed, like the sysvals records) and the recorder binds them as the
+ * group's dynamic table. vkd3d 1.6 binds such tables (README "Under wine"). CBVs: a view covers a
+ * multiple of 256 bytes, so the CBV is the binding's size rounded up; buffers are padded to 256
+ * (d3d_resource.c) so it stays inside the resource, and the bytes past the binding are never
+ * read: uniform blocks have no runtime-sized arrays, the emitter clamps every fixed-size array
+ * index into the block (d3d_tpf_access.c), and the block fits the binding (WebGPU minimum buffer
+ * binding size; a draw-time check of it for minBindingSize 0 is the kernel's).
  */
 #include "config/emgpu_config.h"
 
@@ -21,8 +39,10 @@
 #include "hal/d3d12/d3d_internal.h"
 #include "hal/d3d12/d3d_tpf.h"
 #include "kernel/api/bind_group_layout.h"
+#include "kernel/api/error_codes.h"
 
-#define MAX_PARAMS (2u * EMGPU_MAX_BIND_GROUPS_PER_LAYOUT + EG_CMD_MAX_DYNAMIC_OFFSETS + 1u)   /* + sysvals */
+#define MAX_PARAMS (3u * EMGPU_MAX_BIND_GROUPS_PER_LAYOUT + 1u)   /* view, sampler, dynamic tables + sysvals */
+#define DYN_RING (EMGPU_D3D12_DYNAMIC_DESCRIPTORS * EMGPU_D3D12_COMMAND_RING)
 #define MAX_RANGES (EMGPU_MAX_BIND_GROUPS_PER_LAYOUT * EMGPU_MAX_BINDINGS_PER_GROUP)
 
 static const struct { D3D12_DESCRIPTOR_HEAP_TYPE type; uint32_t count; const char *knob; } gpu_kinds[2] = {
@@ -33,7 +53,8 @@ static const struct { D3D12_DESCRIPTOR_HEAP_TYPE type; uint32_t count; const cha
 eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev)
 {
     for (uint32_t k = 0; k < 2; k++) {
-        D3D12_DESCRIPTOR_HEAP_DESC hd = { gpu_kinds[k].type, gpu_kinds[k].count,
+        /* The CBV/SRV/UAV heap ends with the dynamic-offset ring, outside the range allocator. */
+        D3D12_DESCRIPTOR_HEAP_DESC hd = { gpu_kinds[k].type, gpu_kinds[k].count + (k == 0 ? DYN_RING : 0u),
                                           D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE, 0 };
         dev->gpu_heap[k] = NULL;
         HRESULT hr = EG_D3D_CALL("CreateDescriptorHeap", eg_d3d_heap_get(dev->device, &hd, &dev->gpu_heap[k]));
@@ -82,14 +103,22 @@ typedef struct rs_build {
     uint32_t np, nr;
 } rs_build_t;
 
-/* One table of group g holding its entries for which `samplers` matches; its param index, or
- * EG_D3D_NO_PARAM when the group has none. */
-static uint8_t add_table(rs_build_t *b, const eg_bind_group_layout_t *bgl, uint32_t g, bool samplers)
+typedef enum table_kind { TABLE_VIEWS, TABLE_SAMPLERS, TABLE_DYNAMIC } table_kind_t;
+
+static table_kind_t table_of(const eg_bgl_entry_t *e)
+{
+    return is_dynamic(e) ? TABLE_DYNAMIC : e->kind == EG_BINDING_SAMPLER ? TABLE_SAMPLERS : TABLE_VIEWS;
+}
+
+/* One table of group g holding its entries of kind `kind`, in binding order (for the dynamic
+ * table also the order of setBindGroup's dynamic offsets); its param index, or EG_D3D_NO_PARAM
+ * when the group has none. */
+static uint8_t add_table(rs_build_t *b, const eg_bind_group_layout_t *bgl, uint32_t g, table_kind_t kind)
 {
     uint32_t first = b->nr, k = 0;
     for (uint32_t i = 0; i < bgl->entry_count; i++) {
         const eg_bgl_entry_t *e = &bgl->entries[i];
-        if (is_dynamic(e) || (e->kind == EG_BINDING_SAMPLER) != samplers) continue;
+        if (table_of(e) != kind) continue;
         D3D12_DESCRIPTOR_RANGE *r = &b->ranges[b->nr++];
         r->RangeType = range_type(e);
         r->NumDescriptors = 1;
@@ -106,26 +135,6 @@ static uint8_t add_table(rs_build_t *b, const eg_bind_group_layout_t *bgl, uint3
     return (uint8_t)b->np++;
 }
 
-static uint8_t add_dynamic(rs_build_t *b, const eg_bind_group_layout_t *bgl, uint32_t g)
-{
-    uint8_t first = EG_D3D_NO_PARAM;
-    for (uint32_t i = 0; i < bgl->entry_count; i++) {
-        const eg_bgl_entry_t *e = &bgl->entries[i];
-        if (!is_dynamic(e) || b->np >= MAX_PARAMS - 1u) continue;   /* the sysvals come last */
-        D3D12_ROOT_PARAMETER *p = &b->params[b->np];
-        D3D12_DESCRIPTOR_RANGE_TYPE t = range_type(e);
-        p->ParameterType = t == D3D12_DESCRIPTOR_RANGE_TYPE_CBV ? D3D12_ROOT_PARAMETER_TYPE_CBV
-                         : t == D3D12_DESCRIPTOR_RANGE_TYPE_SRV ? D3D12_ROOT_PARAMETER_TYPE_SRV
-                                                                : D3D12_ROOT_PARAMETER_TYPE_UAV;
-        p->Descriptor.ShaderRegister = e->binding;
-        p->Descriptor.RegisterSpace = g;
-        p->ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
-        if (first == EG_D3D_NO_PARAM) first = (uint8_t)b->np;
-        b->np++;
-    }
-    return first;
-}
-
 eg_status_t eg_d3d_pipeline_layout_create(eg_hal_device_t *dev, eg_pipeline_layout_t *pl)
 {
     eg_d3d_layout_t *l = EG_D3D_PRIV(eg_d3d_layout_t, pl);
@@ -136,9 +145,9 @@ eg_status_t eg_d3d_pipeline_layout_create(eg_hal_device_t *dev, eg_pipeline_layo
         l->view_param[g] = l->sampler_param[g] = l->dynamic_param[g] = EG_D3D_NO_PARAM;
         const eg_bind_group_layout_t *bgl = g < pl->group_count ? pl->groups[g] : NULL;
         if (!bgl) continue;
-        l->view_param[g] = add_table(&b, bgl, g, false);
-        l->sampler_param[g] = add_table(&b, bgl, g, true);
-        l->dynamic_param[g] = add_dynamic(&b, bgl, g);
+        l->view_param[g] = add_table(&b, bgl, g, TABLE_VIEWS);
+        l->sampler_param[g] = add_table(&b, bgl, g, TABLE_SAMPLERS);
+        l->dynamic_param[g] = add_table(&b, bgl, g, TABLE_DYNAMIC);
     }
     /* Last: the system values' constant buffer (hal/d3d12/d3d_tpf.h). A root CBV rather than
      * root constants: vkd3d 1.6 executes no command signature with more than one argument, so
@@ -195,14 +204,19 @@ static D3D12_CPU_DESCRIPTOR_HANDLE gpu_slot(const eg_hal_device_t *dev, uint32_t
     return h;
 }
 
+/* A view of [offset_B, offset_B + be->size_B) of the entry's buffer: the bind group's offset,
+ * plus the dynamic offset for dynamic entries. Storage sizes are multiples of 4 (createBindGroup
+ * validation) and offsets multiples of 256 (min*BufferOffsetAlignment), so raw views in 4-byte
+ * elements cover the binding exactly and bufinfo answers its byte size. */
 static void write_buffer(eg_hal_device_t *dev, const eg_bgl_entry_t *le, const eg_bind_entry_t *be,
-                         D3D12_CPU_DESCRIPTOR_HANDLE dst)
+                         uint64_t offset_B, D3D12_CPU_DESCRIPTOR_HANDLE dst)
 {
     ID3D12Resource *res = EG_D3D_PRIV(eg_d3d_buffer_t, be->buffer)->res;
     D3D12_DESCRIPTOR_RANGE_TYPE t = range_type(le);
     if (t == D3D12_DESCRIPTOR_RANGE_TYPE_CBV) {
-        /* CBVs cover multiples of 256 bytes; buffers are padded to that (d3d_resource.c). */
-        D3D12_CONSTANT_BUFFER_VIEW_DESC cd = { ID3D12Resource_GetGPUVirtualAddress(res) + be->offset_B,
+        /* CBVs cover multiples of 256 bytes; buffers are padded to that (d3d_resource.c), and the
+         * bytes past the binding are never read (file comment). */
+        D3D12_CONSTANT_BUFFER_VIEW_DESC cd = { ID3D12Resource_GetGPUVirtualAddress(res) + offset_B,
                                                (UINT)EG_ALIGN_UP(be->size_B, (uint64_t)256) };
         ID3D12Device_CreateConstantBufferView(dev->device, &cd, dst);
     } else if (t == D3D12_DESCRIPTOR_RANGE_TYPE_SRV) {
@@ -211,7 +225,7 @@ static void write_buffer(eg_hal_device_t *dev, const eg_bgl_entry_t *le, const e
         sd.Format = DXGI_FORMAT_R32_TYPELESS;   /* raw: ByteAddressBuffer */
         sd.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
         sd.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
-        sd.Buffer.FirstElement = be->offset_B / 4;
+        sd.Buffer.FirstElement = offset_B / 4;
         sd.Buffer.NumElements = (UINT)(be->size_B / 4);
         sd.Buffer.Flags = D3D12_BUFFER_SRV_FLAG_RAW;
         ID3D12Device_CreateShaderResourceView(dev->device, res, &sd, dst);
@@ -220,7 +234,7 @@ static void write_buffer(eg_hal_device_t *dev, const eg_bgl_entry_t *le, const e
         eg_memset(&ud, 0, sizeof ud);
         ud.Format = DXGI_FORMAT_R32_TYPELESS;   /* raw: RWByteAddressBuffer */
         ud.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
-        ud.Buffer.FirstElement = be->offset_B / 4;
+        ud.Buffer.FirstElement = offset_B / 4;
         ud.Buffer.NumElements = (UINT)(be->size_B / 4);
         ud.Buffer.Flags = D3D12_BUFFER_UAV_FLAG_RAW;
         ID3D12Device_CreateUnorderedAccessView(dev->device, res, NULL, &ud, dst);
@@ -275,13 +289,45 @@ eg_status_t eg_d3d_bind_group_create(eg_hal_device_t *dev, eg_bind_group_t *bg)
             continue;
         }
         D3D12_CPU_DESCRIPTOR_HANDLE dst = gpu_slot(dev, 0, v - 1 + kv++);
-        if (le->kind == EG_BINDING_BUFFER) { write_buffer(dev, le, be, dst); continue; }
+        if (le->kind == EG_BINDING_BUFFER) { write_buffer(dev, le, be, be->offset_B, dst); continue; }
         const eg_d3d_view_t *vv = EG_D3D_PRIV(eg_d3d_view_t, be->view);
         uint32_t src = le->kind == EG_BINDING_STORAGE_TEXTURE ? vv->uav : vv->srv;
         if (src != EG_D3D_NO_DESC)
             ID3D12Device_CopyDescriptorsSimple(dev->device, 1, dst, eg_d3d_desc_cpu(dev, EG_D3D_DESC_VIEW, src),
                                                D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
     }
+    return EG_STATUS_OK;
+}
+
+/* The group's dynamic-offset buffers as views in the current slot's part of the ring, in
+ * binding order with offsets[k] added to the k-th (file comment: why views, not root
+ * descriptors). The slot's part is reused once its fence has passed (eg_d3d_indirect_begin
+ * resets the count when the slot starts recording). */
+eg_status_t eg_d3d_dynamic_table(eg_hal_device_t *dev, const eg_bind_group_t *bg, const uint32_t *offsets,
+                                 uint32_t offset_count, D3D12_GPU_DESCRIPTOR_HANDLE *out)
+{
+    const eg_bind_group_layout_t *bgl = bg->layout;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < bgl->entry_count; i++) n += is_dynamic(&bgl->entries[i]) ? 1u : 0u;
+    if (dev->dyn_used + n > EMGPU_D3D12_DYNAMIC_DESCRIPTORS) {
+        eg_d3d_knob_exhausted("dynamic-offset buffer descriptors (per submit)", "EMGPU_D3D12_DYNAMIC_DESCRIPTORS",
+                              EMGPU_D3D12_DYNAMIC_DESCRIPTORS);
+        eg_hal_error_detail(WGPUErrorType_OutOfMemory, EG_E_HAL_OUT_OF_MEMORY,
+                            "d3d12: the submit binds more dynamic-offset buffers (setBindGroup with dynamic "
+                            "offsets, per draw/dispatch) than fit: EMGPU_D3D12_DYNAMIC_DESCRIPTORS = %u per submit",
+                            (unsigned)EMGPU_D3D12_DYNAMIC_DESCRIPTORS);
+        return EG_STATUS_OUT_OF_MEMORY;
+    }
+    uint32_t base = EMGPU_D3D12_GPU_VIEW_DESCRIPTORS + dev->cur_slot * EMGPU_D3D12_DYNAMIC_DESCRIPTORS + dev->dyn_used;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < bgl->entry_count; i++) {
+        if (!is_dynamic(&bgl->entries[i])) continue;
+        uint64_t off = bg->entries[i].offset_B + (k < offset_count ? offsets[k] : 0u);
+        write_buffer(dev, &bgl->entries[i], &bg->entries[i], off, gpu_slot(dev, 0, base + k));
+        k++;
+    }
+    dev->dyn_used += n;
+    out->ptr = dev->gpu_gpu0[0].ptr + (UINT64)base * dev->gpu_stride_B[0];
     return EG_STATUS_OK;
 }
 

@@ -264,6 +264,23 @@ static bool format_has(ID3D12Device *dev, DXGI_FORMAT f, UINT need1, UINT need2)
     return ((UINT)fs.Support1 & need1) == need1 && ((UINT)fs.Support2 & need2) == need2;
 }
 
+/* RGB565 (WGPUTextureFormat_EmgpuRGB565Unorm = DXGI_FORMAT_B5G6R5_UNORM) must render, sample and
+ * blend. The format support query alone is not trusted: vkd3d 1.6 (wine 8.0) answers it but has
+ * no Vulkan mapping for the format, so GetResourceAllocationInfo of a small render target says
+ * UINT64_MAX (README.md "Under wine"); either way the adapter reports the format missing and the
+ * kernel makes its textures and targets validation errors (TEXTURE_FORMAT_ADAPTER). */
+static bool rgb565_usable(ID3D12Device *d)
+{
+    const UINT need = D3D12_FORMAT_SUPPORT1_RENDER_TARGET | D3D12_FORMAT_SUPPORT1_SHADER_SAMPLE |
+                      D3D12_FORMAT_SUPPORT1_BLENDABLE;
+    if (!format_has(d, DXGI_FORMAT_B5G6R5_UNORM, need, 0)) return false;
+    D3D12_RESOURCE_DESC rd = { D3D12_RESOURCE_DIMENSION_TEXTURE2D, 0, 8, 8, 1, 1, DXGI_FORMAT_B5G6R5_UNORM,
+                               { 1, 0 }, D3D12_TEXTURE_LAYOUT_UNKNOWN, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET };
+    D3D12_RESOURCE_ALLOCATION_INFO ai;
+    d->lpVtbl->GetResourceAllocationInfo(d, &ai, 0, 1, &rd);   /* struct return: through lpVtbl */
+    return ai.SizeInBytes != UINT64_MAX && ai.SizeInBytes != 0;
+}
+
 static void add_feature(eg_device_info_t *info, WGPUFeatureName f, bool have)
 {
     int b = eg_feature_bit(f);
@@ -296,6 +313,13 @@ static void fill_info(ID3D12Device *d, eg_device_info_t *info)
                            D3D12_FORMAT_SUPPORT1_RENDER_TARGET | D3D12_FORMAT_SUPPORT1_BLENDABLE, 0));
     add_feature(info, WGPUFeatureName_BGRA8UnormStorage,
                 format_has(d, DXGI_FORMAT_B8G8R8A8_UNORM, 0, D3D12_FORMAT_SUPPORT2_UAV_TYPED_STORE));
+    if (!rgb565_usable(d)) {
+        static bool said;
+        info->ext_formats_missing |= EG_EXT_FORMAT_RGB565;
+        if (!said) eg_log(EG_LOG_INFO, "d3d12: the driver cannot render DXGI_FORMAT_B5G6R5_UNORM: EmgpuRGB565Unorm "
+                          "is reported missing (wgpuAdapterEmgpuHasTextureFormat)");
+        said = true;
+    }
 }
 
 eg_status_t eg_d3d_probe(uint32_t ordinal, eg_device_info_t *info)

@@ -45,6 +45,9 @@ static void copy_t2t(rec_state_t *s, const eg_cmd_copy_t2t_t *c)
     /* A depth+stencil copy (aspect All) copies each plane; otherwise the aspect's plane. */
     uint32_t p0 = sr->aspect == WGPUTextureAspect_StencilOnly && planes > 1 ? 1 : 0;
     uint32_t p1 = sr->aspect == WGPUTextureAspect_All ? planes : p0 + 1;
+    /* Where the driver's plane-1 copies miss (probed, d3d_barrier.c), its plane-0 copy moves both
+     * aspects: WebGPU copies depth-stencil textures whole, so plane 0 alone is the copy. */
+    if (p0 == 0 && p1 > 1 && eg_d3d_stencil_via_plane0(c->src)) p1 = 1;
     uint32_t layers = s3d && d3d ? 1 : sr->depth_or_layers;
     for (uint32_t p = p0; p < p1; p++) {
         for (uint32_t i = 0; i < layers; i++) {

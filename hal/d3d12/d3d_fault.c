@@ -63,5 +63,6 @@ uint64_t eg_d3d_memory_used_all(void) { return 0; }
 uint64_t eg_d3d_gpu_descriptors_used_all(uint32_t kind) { (void)kind; return 0; }
 uint32_t eg_d3d_validation_messages(void) { return 0; }
 bool eg_d3d_debug_layer_on(void) { return false; }
+void eg_d3d_replacement_stats(eg_d3d_replacement_stats_t *out) { out->replacements = out->texture_items = out->buffer_items_skipped = 0; }
 
 #endif /* EMGPU_HAL_D3D12 */

@@ -34,4 +34,11 @@ bool eg_d3d_debug_layer_on(void);
 /** Debug-layer messages seen since load. */
 uint32_t eg_d3d_validation_messages(void);
 
+/** Failed submits replaced by their texture barriers (d3d_queue.c), since load: how many, and
+ *  the tracker's barrier items they recorded (textures) and left out on purpose (buffers). */
+typedef struct eg_d3d_replacement_stats {
+    uint32_t replacements, texture_items, buffer_items_skipped;
+} eg_d3d_replacement_stats_t;
+void eg_d3d_replacement_stats(eg_d3d_replacement_stats_t *out);
+
 #endif /* EG_D3D_FAULT_H */

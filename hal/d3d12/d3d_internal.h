@@ -44,6 +44,7 @@
 #include "kernel/api/render_pipeline.h"
 #include "kernel/api/compute_pipeline.h"
 #include "hal/d3d12/d3d_tpf.h"
+#include "hal/d3d12/d3d_cache.h"
 
 /* ---- loader (d3d_device.c) ---- */
 typedef HRESULT (WINAPI *eg_pfn_create_device)(IUnknown *, D3D_FEATURE_LEVEL, REFIID, void **);
@@ -143,6 +144,27 @@ typedef struct eg_d3d_chunk {
 
 #define EG_D3D_ZERO_BYTES (256u * 1024u)   /* zero-filled upload buffer for initialisation */
 
+/* One operation recorded into the current slot's upload list, logged (EMGPU_D3D12_UPLOAD_LOG) so
+ * that a failed Close can record them all again into the same list (d3d_queue.c, "replay"). Every
+ * operand outlives the list: staging chunks retire at the slot's fence, and destroying a resource
+ * executes pending uploads first (d3d_resource.c settle_uploads). */
+typedef enum eg_d3d_upload_kind {
+    EG_D3D_UP_BUFFER_ZERO = 0,   /* obj: eg_buffer_t, zeroed from the zero buffer */
+    EG_D3D_UP_TEXTURE_INIT,      /* obj: eg_texture_t, zeroed from its placed state `state` to COMMON */
+    EG_D3D_UP_BUFFER_COPY,       /* obj: eg_buffer_t at dst_offset_B <- src at src_offset_B, size_B */
+    EG_D3D_UP_TEXTURE_COPY       /* obj: eg_texture_t region <- src with layout, in state `state` around it */
+} eg_d3d_upload_kind_t;
+typedef struct eg_d3d_upload_op {
+    eg_d3d_upload_kind_t kind;
+    uint32_t state;              /* D3D12_RESOURCE_STATES, as above */
+    void *obj;
+    ID3D12Resource *src;         /* a staging chunk's buffer */
+    uint64_t dst_offset_B;
+    uint32_t src_offset_B, size_B;
+    eg_texel_region_t region;
+    eg_buffer_layout_t layout;
+} eg_d3d_upload_op_t;
+
 /* Indirect command kinds (one command signature each, d3d_record.c). */
 typedef enum eg_d3d_indirect_kind {
     EG_D3D_INDIRECT_DRAW = 0, EG_D3D_INDIRECT_DRAW_INDEXED, EG_D3D_INDIRECT_DISPATCH, EG_D3D_INDIRECT_KIND_COUNT
@@ -171,6 +193,9 @@ struct eg_hal_device {
     uint32_t cur_chunk;
     uint32_t chunk_used_B;
     ID3D12Resource *zero;            /* EG_D3D_ZERO_BYTES of zeros in the upload heap */
+    eg_d3d_upload_op_t upload_log[EMGPU_D3D12_UPLOAD_LOG];   /* the current upload list's operations */
+    uint32_t upload_log_count;
+    bool upload_log_full;            /* more than fit: a failed Close cannot be replayed */
     /* RTV/DSV slots written just before OMSetRenderTargets / Clear*View, which read descriptors
      * when recorded: render passes and zero-clears at creation need no per-view RTV/DSV. */
     uint32_t scratch_rtv[EG_CMD_MAX_COLOR_ATTACHMENTS], scratch_dsv;
@@ -193,6 +218,7 @@ struct eg_hal_device {
     uint32_t sysvals_last[EG_D3D_TPF_SYSVALS_DWORDS];   /* the last record written in this slot */
     uint32_t indirect_state, indirect_epoch;
     ID3D12CommandSignature *indirect_sig[EG_D3D_INDIRECT_KIND_COUNT];
+    uint32_t dyn_used;       /* dynamic-offset views written in the current slot's ring part (d3d_binding.c) */
 };
 
 /* ---- per-object records in eg_hal_priv_t ---- */
@@ -292,6 +318,12 @@ static inline bool eg_d3d_uploads_pending(const eg_hal_device_t *dev)
 {
     return dev->slots[dev->cur_slot].upload_open || dev->slots[dev->cur_slot].upload_closed;
 }
+/** Records op into the open upload list cl and logs it for a replay (eg_d3d_upload_op_t). */
+void eg_d3d_upload_record(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, const eg_d3d_upload_op_t *op);
+/** d3d_resource.c: the recording of a new buffer's / texture's zero-fill (also replayed). */
+void eg_d3d_buffer_zero_record(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_buffer_t *buf);
+void eg_d3d_texture_init_record(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_texture_t *tex,
+                                D3D12_RESOURCE_STATES init);
 /** Executes pending uploads alone and waits for the queue to go idle. */
 eg_status_t eg_d3d_flush_and_wait(eg_hal_device_t *dev);
 void eg_d3d_poll(eg_hal_device_t *dev);
@@ -348,6 +380,9 @@ void eg_d3d_texture_barrier(ID3D12GraphicsCommandList *cl, eg_texture_t *tex, D3
  *  record tracks the state within the current epoch and promotes from COMMON implicitly). */
 void eg_d3d_buffer_use(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_buffer_t *buf,
                        D3D12_RESOURCE_STATES state);
+/** True when stencil-plane copies of tex go through plane 0 (a driver defect the first planar copy
+ *  probes for, d3d_barrier.c; false on a driver that copies plane 1 as D3D12 specifies). */
+bool eg_d3d_stencil_via_plane0(eg_texture_t *tex);
 /** Copies between a buffer (placed footprint at offset_B with bytes_per_row_B) and a texture. */
 void eg_d3d_copy_buffer_texture(ID3D12GraphicsCommandList *cl, ID3D12Resource *buffer, eg_texture_t *tex,
                                 const eg_buffer_layout_t *layout, const eg_texel_region_t *region, bool to_texture);
@@ -365,6 +400,10 @@ eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev);
 void eg_d3d_gpu_heaps_fini(eg_hal_device_t *dev);
 /** Descriptors in use in the shader-visible heaps (kind 0: views, 1: samplers). */
 uint64_t eg_d3d_gpu_descriptors_used(const eg_hal_device_t *dev, uint32_t kind);
+/** Writes a bind group's dynamic-offset buffer views (offsets added, binding order) into the
+ *  current slot's dynamic ring and returns the table's GPU handle (d3d_binding.c says why views). */
+eg_status_t eg_d3d_dynamic_table(eg_hal_device_t *dev, const eg_bind_group_t *bg, const uint32_t *offsets,
+                                 uint32_t offset_count, D3D12_GPU_DESCRIPTOR_HANDLE *out);
 
 /* d3d_pipeline.c */
 eg_status_t eg_d3d_bind_group_layout_create(eg_hal_device_t *dev, eg_bind_group_layout_t *bgl);
@@ -410,7 +449,7 @@ void eg_d3d_draw_state_reset(eg_d3d_draw_state_t *ds);
 eg_status_t eg_d3d_record_pipeline_cmd(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds,
                                        const eg_cmd_header_t *h);
 /** Starts a slot's use of the sysvals and indirect regions (d3d_queue.c, before recording). */
-static inline void eg_d3d_indirect_begin(eg_hal_device_t *dev) { dev->indirect_used_B = dev->sysvals_used_B = 0; }
+static inline void eg_d3d_indirect_begin(eg_hal_device_t *dev) { dev->indirect_used_B = dev->sysvals_used_B = dev->dyn_used = 0; }
 void eg_d3d_indirect_fini(eg_hal_device_t *dev);
 
 /* d3d_queue.c */

@@ -4,7 +4,9 @@
  * into the shared IR, eg_d3d_tpf_emit (d3d_tpf.h) writes it as a shader model 5.1 DXBC container
  * with the stage's pipeline-overridable constants applied. Both live in one static scratch arena
  * (EMGPU_D3D12_SHADER_SCRATCH_BYTES) that only has to hold the stages of one pipeline until
- * D3D12 has copied the bytecode into its PSO. No run-time compiler DLL is involved.
+ * D3D12 has copied the bytecode into its PSO. No run-time compiler DLL is involved. Lowered
+ * stages are kept in a bounded per-process cache (d3d_cache.c, EMGPU_D3D12_SHADER_CACHE_*): an
+ * identical stage (same SPIR-V, entry point, stage, constants) is copied from there instead.
  *
  * Errors name the step (IR build, emitter, PSO) and carry that step's own message, as the one
  * error of the createRenderPipeline / createComputePipeline call (eg_hal_error_detail). A full
@@ -67,16 +69,30 @@ static eg_status_t lower_stage(eg_hal_device_t *dev, const eg_stage_t *st, eg_sh
                                 "EMGPU_D3D12_SHADER_SCRATCH_BYTES)", stage_name(kind), st->entry_point);
         return fst;
     }
-    if (!eg_ir_build(&st->module->spirv, st->entry, &scratch, &ir, &ir_err)) {
+    for (uint32_t i = 0; i < st->constant_count; i++) {
+        consts[i].spec_id = st->constants[i].spec_id;
+        consts[i].bits = st->constants[i].bits;
+    }
+    const eg_spirv_module_t *m = &st->module->spirv;
+    eg_d3d_cache_key_t key = { m->words, m->word_count, (uint32_t)kind, st->entry->name, consts, st->constant_count };
+    uint32_t cached_B = 0;
+    const void *cached = eg_d3d_cache_find(&key, &cached_B);
+    if (cached) {
+        /* Copied into the scratch arena: a later stage's insertion may move cache bytes. */
+        void *copy = eg_arena_alloc(&scratch, cached_B, 4);
+        if (copy) {
+            eg_memcpy(copy, cached, cached_B);
+            out->pShaderBytecode = copy;
+            out->BytecodeLength = cached_B;
+            return EG_STATUS_OK;
+        }
+    }
+    if (!eg_ir_build(m, st->entry, &scratch, &ir, &ir_err)) {
         bool full = arena_full(ir_err.message);
         eg_hal_error_detail(full ? WGPUErrorType_OutOfMemory : WGPUErrorType_Internal, EG_E_D3D12_SHADER_LOWERING,
                             "d3d12: %s stage \"%s\": building the shader IR failed: %s", stage_name(kind),
                             st->entry_point, ir_err.message);
         return full ? EG_STATUS_OUT_OF_MEMORY : EG_STATUS_INTERNAL;
-    }
-    for (uint32_t i = 0; i < st->constant_count; i++) {
-        consts[i].spec_id = st->constants[i].spec_id;
-        consts[i].bits = st->constants[i].bits;
     }
     eg_d3d_tpf_in_t in = { &ir, consts, st->constant_count };
     eg_d3d_tpf_out_t dxbc;
@@ -88,6 +104,7 @@ static eg_status_t lower_stage(eg_hal_device_t *dev, const eg_stage_t *st, eg_sh
                             tpf_err.message);
         return full ? EG_STATUS_OUT_OF_MEMORY : EG_STATUS_INTERNAL;
     }
+    eg_d3d_cache_put(&key, dxbc.bytes, dxbc.size_B);
     out->pShaderBytecode = dxbc.bytes;
     out->BytecodeLength = dxbc.size_B;
     return EG_STATUS_OK;

@@ -13,6 +13,7 @@
 #if EMGPU_HAL_D3D12
 
 #include "hal/d3d12/d3d_internal.h"
+#include "hal/d3d12/d3d_fault.h"
 #include "kernel/api/device.h"
 #include "kernel/api/instance.h"
 #include "kernel/format/format.h"
@@ -111,19 +112,77 @@ ID3D12GraphicsCommandList *eg_d3d_upload_list(eg_hal_device_t *dev)
     HRESULT hr = EG_D3D_CALL("ID3D12GraphicsCommandList::Reset", ID3D12GraphicsCommandList_Reset(s->upload, s->alloc, NULL));
     if (FAILED(hr)) { eg_d3d_check(dev, hr, "ID3D12GraphicsCommandList::Reset"); return NULL; }
     s->upload_open = true;
+    dev->upload_log_count = 0;
+    dev->upload_log_full = false;
     return s->upload;
 }
 
+_Static_assert(EMGPU_D3D12_UPLOAD_LOG >= 1, "EMGPU_D3D12_UPLOAD_LOG: at least 1");
+
+static void record_upload_op(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, const eg_d3d_upload_op_t *op)
+{
+    switch (op->kind) {
+    case EG_D3D_UP_BUFFER_ZERO: eg_d3d_buffer_zero_record(dev, cl, op->obj); break;
+    case EG_D3D_UP_TEXTURE_INIT: eg_d3d_texture_init_record(dev, cl, op->obj, (D3D12_RESOURCE_STATES)op->state); break;
+    case EG_D3D_UP_BUFFER_COPY:
+        eg_d3d_buffer_use(dev, cl, op->obj, D3D12_RESOURCE_STATE_COPY_DEST);
+        ID3D12GraphicsCommandList_CopyBufferRegion(cl, EG_D3D_PRIV(eg_d3d_buffer_t, (eg_buffer_t *)op->obj)->res,
+                                                   op->dst_offset_B, op->src, op->src_offset_B, op->size_B);
+        break;
+    case EG_D3D_UP_TEXTURE_COPY: {
+        eg_texture_t *tex = op->obj;
+        uint32_t mip = op->region.mip_level, layer = tex->dimension == WGPUTextureDimension_3D ? 0 : op->region.origin_z;
+        D3D12_RESOURCE_STATES state = (D3D12_RESOURCE_STATES)op->state;
+        eg_d3d_texture_barrier(cl, tex, state, D3D12_RESOURCE_STATE_COPY_DEST, mip, 1, layer, 1);
+        eg_d3d_copy_buffer_texture(cl, op->src, tex, &op->layout, &op->region, true);
+        eg_d3d_texture_barrier(cl, tex, D3D12_RESOURCE_STATE_COPY_DEST, state, mip, 1, layer, 1);
+        break;
+    }
+    }
+}
+
+void eg_d3d_upload_record(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, const eg_d3d_upload_op_t *op)
+{
+    if (dev->upload_log_count < EMGPU_D3D12_UPLOAD_LOG) dev->upload_log[dev->upload_log_count++] = *op;
+    else dev->upload_log_full = true;
+    record_upload_op(dev, cl, op);
+}
+
+/* A failed Close leaves the upload list closed and in error: its operations never run, though
+ * the API calls behind them (queue writes, creations that promise zeros) have returned. Every
+ * operand is still there (eg_d3d_upload_op_t), so the list is reset and recorded again from the
+ * log; the buffer records it moved name states of a list that will never run, so the epoch moves
+ * on (each buffer is in COMMON: placed so, or decayed since the last execute). Only a log that
+ * overflowed (EMGPU_D3D12_UPLOAD_LOG) or a second failure loses the device. */
+static bool replay_uploads(eg_hal_device_t *dev, eg_d3d_slot_t *s)
+{
+    if (dev->upload_log_full) {
+        eg_d3d_knob_exhausted("upload log (a failed upload list cannot be recorded again)", "EMGPU_D3D12_UPLOAD_LOG",
+                              EMGPU_D3D12_UPLOAD_LOG);
+        return false;
+    }
+    HRESULT hr = EG_D3D_CALL("ID3D12GraphicsCommandList::Reset", ID3D12GraphicsCommandList_Reset(s->upload, s->alloc, NULL));
+    if (FAILED(hr)) return false;
+    dev->exec_epoch++;
+    for (uint32_t i = 0; i < dev->upload_log_count; i++) record_upload_op(dev, s->upload, &dev->upload_log[i]);
+    hr = EG_D3D_CALL_AFTER("ID3D12GraphicsCommandList::Close (upload)", ID3D12GraphicsCommandList_Close(s->upload));
+    if (SUCCEEDED(hr)) eg_log(EG_LOG_WARN, "d3d12: the upload list failed to close; its %u operations were recorded again",
+                              (unsigned)dev->upload_log_count);
+    return SUCCEEDED(hr);
+}
+
 /* Closes the current slot's upload list (one allocator records one list at a time, so it is
- * closed before the main list is reset). A failed Close loses the uploads: the textures zeroed in
- * it are not, so the device is lost rather than continue on wrong contents and states. */
+ * closed before the main list is reset). A failed Close is recorded again (replay_uploads); if
+ * that cannot be, the zeros and bytes promised are gone and the device is lost rather than
+ * continue on wrong contents and states. */
 static eg_status_t close_upload(eg_hal_device_t *dev)
 {
     eg_d3d_slot_t *s = &dev->slots[dev->cur_slot];
     if (!s->upload_open) return EG_STATUS_OK;
     s->upload_open = false;
-    HRESULT hr = EG_D3D_CALL_AFTER("ID3D12GraphicsCommandList::Close", ID3D12GraphicsCommandList_Close(s->upload));
-    if (FAILED(hr)) return eg_d3d_check(dev, DXGI_ERROR_DEVICE_REMOVED, "closing the upload list");
+    HRESULT hr = EG_D3D_CALL_AFTER("ID3D12GraphicsCommandList::Close (upload)", ID3D12GraphicsCommandList_Close(s->upload));
+    if (FAILED(hr) && eg_d3d_check(dev, hr, "closing the upload list") == EG_STATUS_DEVICE_LOST) return EG_STATUS_DEVICE_LOST;
+    if (FAILED(hr) && !replay_uploads(dev, s)) return eg_d3d_check(dev, DXGI_ERROR_DEVICE_REMOVED, "closing the upload list");
     s->upload_closed = true;
     return EG_STATUS_OK;
 }
@@ -145,13 +204,17 @@ static eg_status_t execute_slot(eg_hal_device_t *dev, bool main_used, uint64_t k
     dev->exec_epoch++;
     uint64_t value = ++dev->next_fence;
     HRESULT hr = EG_D3D_CALL("ID3D12CommandQueue::Signal", ID3D12CommandQueue_Signal(dev->queue, dev->fence, value));
+    /* The lists are queued whatever Signal answers; a second Signal of the same value, queued
+     * after them, completes exactly when they do (E_OUTOFMEMORY may pass; removal will not). */
+    if (FAILED(hr) && eg_d3d_check(dev, hr, "ID3D12CommandQueue::Signal") != EG_STATUS_DEVICE_LOST)
+        hr = EG_D3D_CALL("ID3D12CommandQueue::Signal", ID3D12CommandQueue_Signal(dev->queue, dev->fence, value));
     s->fence_value = value;
     s->kernel_index = kernel_index;
     s->in_flight = true;
     if (kernel_index > dev->submitted_index) dev->submitted_index = kernel_index;
     dev->cur_slot = (dev->cur_slot + 1) % EMGPU_D3D12_COMMAND_RING;
     if (dev->validation) eg_d3d_drain_messages(dev);
-    /* A failed Signal leaves the fence short of value for good: nothing can be waited for. */
+    /* Failed twice: the fence stays short of value for good, nothing can be waited for. */
     return FAILED(hr) ? eg_d3d_check(dev, DXGI_ERROR_DEVICE_REMOVED, "ID3D12CommandQueue::Signal") : EG_STATUS_OK;
 }
 
@@ -163,7 +226,35 @@ eg_status_t eg_d3d_flush_and_wait(eg_hal_device_t *dev)
     return wait_fence(dev, dev->next_fence, INFINITE) ? EG_STATUS_OK : EG_STATUS_DEVICE_LOST;
 }
 
-/* Records the streams' barrier records only (barriers_only) or everything into the main list. */
+/* Counters of failed submits' replacements (test hook, d3d_fault.h). */
+static eg_d3d_replacement_stats_t repl_stats;
+void eg_d3d_replacement_stats(eg_d3d_replacement_stats_t *out) { *out = repl_stats; }
+
+/* A failed submit's replacement: the texture transitions of its barrier records, nothing else.
+ * Buffers are left out on purpose: they decay to COMMON at the end of every ExecuteCommandLists,
+ * so no buffer state outlives the replacement whatever it does, and the buffer records
+ * (eg_d3d_buffer_t.state) still hold the states the failed recording reached, a list that never
+ * ran: transitioning from them would name a "before" state the buffer is not in. */
+static void record_texture_barriers(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, const struct eg_cmd_stream *str)
+{
+    struct WGPUInstanceImpl *inst = dev->kdev->instance;
+    for (const eg_cmd_header_t *h = eg_cmd_first(str); h; h = eg_cmd_next(str, h)) {
+        if (h->op != EG_CMD_BARRIER) continue;
+        const eg_cmd_barrier_t *rec = (const eg_cmd_barrier_t *)(const void *)h;
+        const eg_track_transition_t *t = eg_cmd_barrier_items(rec);
+        for (uint32_t i = 0; i < rec->count; i++) {
+            if (t[i].kind == EG_TRACK_KIND_BUFFER) { repl_stats.buffer_items_skipped++; continue; }
+            eg_texture_t *tex = eg_pool_at(&inst->pools[EG_KIND_TEXTURE], t[i].index);
+            eg_d3d_texture_barrier(cl, tex, eg_d3d_texture_state(t[i].from_use, tex),
+                                   eg_d3d_texture_state(t[i].to_use, tex), t[i].range.base_mip, t[i].range.mip_count,
+                                   t[i].range.base_layer, t[i].range.layer_count);
+            repl_stats.texture_items++;
+        }
+    }
+}
+
+/* Records the streams (or, for a failed submit's replacement, their texture barriers) into the
+ * main list. */
 static eg_status_t record_main(eg_hal_device_t *dev, const eg_hal_submit_t *sub, bool barriers_only)
 {
     eg_d3d_slot_t *s = &dev->slots[dev->cur_slot];
@@ -171,21 +262,28 @@ static eg_status_t record_main(eg_hal_device_t *dev, const eg_hal_submit_t *sub,
     if (FAILED(hr)) return eg_d3d_check(dev, hr, "ID3D12GraphicsCommandList::Reset");
     eg_status_t st = EG_STATUS_OK;
     eg_d3d_indirect_begin(dev);   /* the slot was waited for: its indirect scratch is free */
-    for (uint32_t i = 0; i < sub->stream_count && st == EG_STATUS_OK; i++)
-        st = eg_d3d_record_stream(dev, s->main, sub->streams[i], barriers_only);
+    for (uint32_t i = 0; i < sub->stream_count && st == EG_STATUS_OK; i++) {
+        if (barriers_only) record_texture_barriers(dev, s->main, sub->streams[i]);
+        else st = eg_d3d_record_stream(dev, s->main, sub->streams[i], false);
+    }
     hr = EG_D3D_CALL_AFTER("ID3D12GraphicsCommandList::Close", ID3D12GraphicsCommandList_Close(s->main));
     if (st == EG_STATUS_OK && FAILED(hr)) st = eg_d3d_check(dev, hr, "ID3D12GraphicsCommandList::Close");
     return st;
 }
 
 /* The tracker has already moved every texture to the states this submit leaves it in. When the
- * submit cannot run, a replacement holding only its barriers keeps the resources where the
- * tracker believes them (render passes keep states), so later submits stay valid; the work is
- * lost, which the caller reports as OutOfMemory. If even that fails, states are unknown: the
- * device is lost. */
+ * submit cannot run, a replacement holding only its texture barriers keeps the textures where
+ * the tracker believes them (render passes keep states), so later submits stay valid; the work
+ * is lost, which the caller reports as OutOfMemory. If even that fails, states are unknown: the
+ * device is lost. Buffer records touched by the failed recording claim states of the current
+ * execute epoch that no list reached; the epoch is advanced so they read COMMON again, which is
+ * where every buffer is (the uploads recorded before it ran nothing yet and end decayed, like any
+ * execute; record_texture_barriers records no buffer transition). */
 static void submit_barriers_only(eg_hal_device_t *dev, const eg_hal_submit_t *sub)
 {
     if (dev->lost) return;
+    dev->exec_epoch++;
+    repl_stats.replacements++;
     eg_status_t st = record_main(dev, sub, true);
     if (st == EG_STATUS_OK) st = execute_slot(dev, true, 0);
     else execute_slot(dev, false, 0);   /* the uploads still run */
@@ -331,9 +429,9 @@ eg_status_t eg_d3d_queue_write_buffer(eg_hal_device_t *dev, eg_buffer_t *buf, ui
         eg_memcpy(host, src, piece);
         ID3D12GraphicsCommandList *cl = eg_d3d_upload_list(dev);
         if (!cl) return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
-        eg_d3d_buffer_use(dev, cl, buf, D3D12_RESOURCE_STATE_COPY_DEST);
-        ID3D12GraphicsCommandList_CopyBufferRegion(cl, EG_D3D_PRIV(eg_d3d_buffer_t, buf)->res, offset_B,
-                                                   dev->chunks[chunk].buffer, off, piece);
+        eg_d3d_upload_op_t op = { .kind = EG_D3D_UP_BUFFER_COPY, .obj = buf, .src = dev->chunks[chunk].buffer,
+                                  .dst_offset_B = offset_B, .src_offset_B = off, .size_B = piece };
+        eg_d3d_upload_record(dev, cl, &op);
         src += piece;
         offset_B += piece;
         size_B -= piece;
@@ -366,18 +464,17 @@ static eg_status_t write_rows(eg_hal_device_t *dev, eg_texture_t *tex, const eg_
     for (uint32_t r = 0; r < rows; r++) eg_memcpy(host + (size_t)r * pitch, src + (size_t)r * src_pitch_B, row_B);
     ID3D12GraphicsCommandList *cl = eg_d3d_upload_list(dev);
     if (!cl) return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
-    bool is3d = tex->dimension == WGPUTextureDimension_3D;
-    uint32_t layer = is3d ? 0 : layer_or_z;
-    D3D12_RESOURCE_STATES state = eg_d3d_texture_state(device_state(tex, dst->mip_level, layer), tex);
-    eg_d3d_texture_barrier(cl, tex, state, D3D12_RESOURCE_STATE_COPY_DEST, dst->mip_level, 1, layer, 1);
-    eg_texel_region_t r = *dst;
-    r.origin_y = y_el * fi->block_h_px;
-    r.height_px = eg_min_u32(rows * fi->block_h_px, dst->origin_y + dst->height_px - r.origin_y);
-    r.origin_z = layer_or_z;
-    r.depth_or_layers = 1;
-    eg_buffer_layout_t lay = { off, pitch, rows };
-    eg_d3d_copy_buffer_texture(cl, dev->chunks[chunk].buffer, tex, &lay, &r, true);
-    eg_d3d_texture_barrier(cl, tex, D3D12_RESOURCE_STATE_COPY_DEST, state, dst->mip_level, 1, layer, 1);
+    uint32_t layer = tex->dimension == WGPUTextureDimension_3D ? 0 : layer_or_z;
+    eg_d3d_upload_op_t op = { .kind = EG_D3D_UP_TEXTURE_COPY, .obj = tex, .src = dev->chunks[chunk].buffer,
+                              .region = *dst, .layout = { off, pitch, rows } };
+    /* The state now, not at a replay: by then the kernel may have moved the tracker past this
+     * submit's transitions, while the upload list still runs before them. */
+    op.state = (uint32_t)eg_d3d_texture_state(device_state(tex, dst->mip_level, layer), tex);
+    op.region.origin_y = y_el * fi->block_h_px;
+    op.region.height_px = eg_min_u32(rows * fi->block_h_px, dst->origin_y + dst->height_px - op.region.origin_y);
+    op.region.origin_z = layer_or_z;
+    op.region.depth_or_layers = 1;
+    eg_d3d_upload_record(dev, cl, &op);
     return EG_STATUS_OK;
 }
 

@@ -80,32 +80,10 @@ static void set_root_table(ID3D12GraphicsCommandList *cl, bool compute, uint32_t
     else ID3D12GraphicsCommandList_SetGraphicsRootDescriptorTable(cl, param, h);
 }
 
-/* The group's dynamic-offset buffers as root descriptors, in binding order (the order of both
- * the root parameters, d3d_binding.c, and of setBindGroup's dynamic offsets). */
-static void set_dynamic(ID3D12GraphicsCommandList *cl, bool compute, uint32_t param, const eg_cmd_set_bind_group_t *g)
-{
-    const eg_bind_group_layout_t *bgl = g->group->layout;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < bgl->entry_count && k < g->dynamic_offset_count; i++) {
-        const eg_bgl_entry_t *e = &bgl->entries[i];
-        if (e->kind != EG_BINDING_BUFFER || !e->has_dynamic_offset) continue;
-        const eg_bind_entry_t *be = &g->group->entries[i];
-        D3D12_GPU_VIRTUAL_ADDRESS va = buffer_va(be->buffer) + be->offset_B + g->dynamic_offsets[k];
-        uint32_t p = param + k++;
-        if (e->buffer_type == WGPUBufferBindingType_Uniform) {
-            if (compute) ID3D12GraphicsCommandList_SetComputeRootConstantBufferView(cl, p, va);
-            else ID3D12GraphicsCommandList_SetGraphicsRootConstantBufferView(cl, p, va);
-        } else if (e->buffer_type == WGPUBufferBindingType_ReadOnlyStorage) {
-            if (compute) ID3D12GraphicsCommandList_SetComputeRootShaderResourceView(cl, p, va);
-            else ID3D12GraphicsCommandList_SetGraphicsRootShaderResourceView(cl, p, va);
-        } else {
-            if (compute) ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(cl, p, va);
-            else ID3D12GraphicsCommandList_SetGraphicsRootUnorderedAccessView(cl, p, va);
-        }
-    }
-}
-
-static void flush_groups(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds)
+/* Tables of the dirty groups. A group's dynamic-offset buffers are views written now with the
+ * offsets of its setBindGroup (d3d_binding.c: views carry the binding's size, so the hardware
+ * bounds shader accesses and bufinfo is the binding's; root descriptors would not). */
+static eg_status_t flush_groups(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds)
 {
     const eg_d3d_layout_t *l = EG_D3D_PRIV(const eg_d3d_layout_t, ds->layout);
     for (uint32_t i = 0; i < EMGPU_MAX_BIND_GROUPS_PER_LAYOUT && ds->group_dirty; i++) {
@@ -120,9 +98,16 @@ static void flush_groups(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg
             D3D12_GPU_DESCRIPTOR_HANDLE h = { dev->gpu_gpu0[1].ptr + (UINT64)(bg->samplers - 1) * dev->gpu_stride_B[1] };
             set_root_table(cl, ds->compute, l->sampler_param[i], h);
         }
-        if (l->dynamic_param[i] != EG_D3D_NO_PARAM) set_dynamic(cl, ds->compute, l->dynamic_param[i], g);
+        if (l->dynamic_param[i] != EG_D3D_NO_PARAM) {
+            D3D12_GPU_DESCRIPTOR_HANDLE h;
+            eg_status_t st = eg_d3d_dynamic_table(dev, g->group, g->dynamic_offsets, g->dynamic_offset_count, &h);
+            if (st != EG_STATUS_OK) return st;
+            set_root_table(cl, ds->compute, l->dynamic_param[i], h);
+        }
+        ds->group_dirty &= ~(1u << i);
     }
     ds->group_dirty = 0;
+    return EG_STATUS_OK;
 }
 
 static void flush_vertex(ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds)
@@ -214,10 +199,11 @@ static eg_status_t set_sysvals(eg_hal_device_t *dev, ID3D12GraphicsCommandList *
 }
 
 /* Everything a draw/dispatch needs bound. */
-static void prepare(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds)
+static eg_status_t prepare(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_d3d_draw_state_t *ds)
 {
-    flush_groups(dev, cl, ds);
-    if (!ds->compute) flush_vertex(cl, ds);
+    eg_status_t st = flush_groups(dev, cl, ds);
+    if (st == EG_STATUS_OK && !ds->compute) flush_vertex(cl, ds);
+    return st;
 }
 
 /* ---- indirect ---- */
@@ -296,7 +282,8 @@ static eg_status_t indirect(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl,
     }
     uint64_t dst = (uint64_t)dev->cur_slot * EMGPU_D3D12_INDIRECT_SCRATCH_BYTES + dev->indirect_used_B;
     dev->indirect_used_B += D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT;
-    prepare(dev, cl, ds);
+    st = prepare(dev, cl, ds);
+    if (st != EG_STATUS_OK) return st;
     /* The source only needs to be readable by the copy; it goes back to its state in the pass. */
     eg_d3d_buffer_t *src = EG_D3D_PRIV(eg_d3d_buffer_t, c->buffer);
     D3D12_RESOURCE_STATES prev = src->epoch == dev->exec_epoch ? (D3D12_RESOURCE_STATES)src->state
@@ -323,8 +310,8 @@ static eg_status_t draw(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_
                         const eg_cmd_draw_t *d, bool indexed)
 {
     uint32_t sys[2] = { indexed ? (uint32_t)d->base_vertex : d->first, d->first_instance };
-    prepare(dev, cl, ds);
-    eg_status_t st = set_sysvals(dev, cl, ds, sys, 2);
+    eg_status_t st = prepare(dev, cl, ds);
+    if (st == EG_STATUS_OK) st = set_sysvals(dev, cl, ds, sys, 2);
     if (st != EG_STATUS_OK) return st;
     if (indexed)
         ID3D12GraphicsCommandList_DrawIndexedInstanced(cl, d->count, d->instance_count, d->first, d->base_vertex,
@@ -338,8 +325,8 @@ static eg_status_t dispatch(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl,
                             const eg_cmd_dispatch_t *d)
 {
     uint32_t sys[3] = { d->x, d->y, d->z };
-    prepare(dev, cl, ds);
-    eg_status_t st = set_sysvals(dev, cl, ds, sys, 3);
+    eg_status_t st = prepare(dev, cl, ds);
+    if (st == EG_STATUS_OK) st = set_sysvals(dev, cl, ds, sys, 3);
     if (st == EG_STATUS_OK) ID3D12GraphicsCommandList_Dispatch(cl, d->x, d->y, d->z);
     return st;
 }

@@ -62,11 +62,20 @@ eg_status_t eg_d3d_buffer_create(eg_hal_device_t *dev, eg_buffer_t *buf)
         eg_d3d_buffer_destroy(dev, buf);
         return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
     }
+    eg_d3d_upload_op_t op = { .kind = EG_D3D_UP_BUFFER_ZERO, .obj = buf };
+    eg_d3d_upload_record(dev, cl, &op);
+    return EG_STATUS_OK;
+}
+
+void eg_d3d_buffer_zero_record(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_buffer_t *buf)
+{
+    eg_d3d_buffer_t *b = EG_D3D_PRIV(eg_d3d_buffer_t, buf);
+    /* The placed size (eg_d3d_buffer_create pads to whole constant-buffer views). */
+    uint64_t size = EG_ALIGN_UP(buf->size_B ? buf->size_B : 4, (uint64_t)D3D12_CONSTANT_BUFFER_DATA_PLACEMENT_ALIGNMENT);
     eg_d3d_buffer_use(dev, cl, buf, D3D12_RESOURCE_STATE_COPY_DEST);
     for (uint64_t off = 0; off < size; off += EG_D3D_ZERO_BYTES)
         ID3D12GraphicsCommandList_CopyBufferRegion(cl, b->res, off, dev->zero, 0,
                                                    eg_min_u64(EG_D3D_ZERO_BYTES, size - off));
-    return EG_STATUS_OK;
 }
 
 void eg_d3d_buffer_destroy(eg_hal_device_t *dev, eg_buffer_t *buf)
@@ -115,9 +124,11 @@ void eg_d3d_buffer_unmap(eg_hal_device_t *dev, eg_buffer_t *buf)
     eg_d3d_chunk_t *c = &dev->chunks[b->staging_chunk_offset >> 24];
     ID3D12GraphicsCommandList *cl = eg_d3d_upload_list(dev);
     if (cl && buf->map_size_B) {
-        eg_d3d_buffer_use(dev, cl, buf, D3D12_RESOURCE_STATE_COPY_DEST);
-        ID3D12GraphicsCommandList_CopyBufferRegion(cl, b->res, buf->map_offset_B, c->buffer,
-                                                   b->staging_chunk_offset & 0xFFFFFFu, buf->map_size_B);
+        eg_d3d_upload_op_t op = { .kind = EG_D3D_UP_BUFFER_COPY, .obj = buf, .src = c->buffer,
+                                  .dst_offset_B = buf->map_offset_B,
+                                  .src_offset_B = b->staging_chunk_offset & 0xFFFFFFu,
+                                  .size_B = (uint32_t)buf->map_size_B };
+        eg_d3d_upload_record(dev, cl, &op);
     }
     c->pins--;
     c->retire_value = eg_d3d_current_fence(dev);
@@ -154,8 +165,8 @@ static void zero_by_copy(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg
 }
 
 /* Records the new texture's zero-fill into cl and leaves every subresource in COMMON. */
-static void texture_init(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_texture_t *tex,
-                         D3D12_RESOURCE_STATES init)
+void eg_d3d_texture_init_record(eg_hal_device_t *dev, ID3D12GraphicsCommandList *cl, eg_texture_t *tex,
+                                D3D12_RESOURCE_STATES init)
 {
     eg_d3d_texture_t *t = EG_D3D_PRIV(eg_d3d_texture_t, tex);
     uint32_t layers = eg_texture_layer_count(tex);
@@ -239,7 +250,8 @@ eg_status_t eg_d3d_texture_create(eg_hal_device_t *dev, eg_texture_t *tex)
         eg_d3d_texture_destroy(dev, tex);
         return dev->lost ? EG_STATUS_DEVICE_LOST : EG_STATUS_OUT_OF_MEMORY;
     }
-    texture_init(dev, cl, tex, init);
+    eg_d3d_upload_op_t op = { .kind = EG_D3D_UP_TEXTURE_INIT, .obj = tex, .state = (uint32_t)init };
+    eg_d3d_upload_record(dev, cl, &op);
     return EG_STATUS_OK;
 }
 

@@ -19,8 +19,13 @@
  *   sampled texture         -> SRV  t<b>, space g
  *   storage texture         -> UAV  u<b>, space g   (typed)
  *   sampler                 -> s<b>, space g
- * Dynamic-offset buffers use the same registers (the root signature binds them as root
- * descriptors instead of table entries; the shader cannot tell).
+ * Dynamic-offset buffers use the same registers (the root signature binds them through a
+ * second table per group whose views are written at bind time with the dynamic offset added,
+ * d3d_binding.c; the shader cannot tell). Every buffer is therefore reached through a view that
+ * carries the binding's size: raw loads past it return 0, raw stores and atomics past it are
+ * dropped, and bufinfo answers the binding's byte size, which WebGPU's robust access and
+ * arrayLength rely on (the emitter adds no bounds checks of its own to raw accesses; it clamps
+ * fixed-size array indices, which keeps cbuffer reads inside the uniform block).
  *
  * SYSTEM VALUES that D3D does not provide the WebGPU way live in one constant buffer,
  * EG_D3D_TPF_SYSVALS_REGISTER in EG_D3D_TPF_SYSVALS_SPACE, of EG_D3D_TPF_SYSVALS_DWORDS dwords

@@ -139,6 +139,31 @@ static bool binop(tpf_t *t, uint32_t op, tpf_sc_t a, tpf_sc_t b, tpf_sc_t *r)
     }
 }
 
+static tpf_sc_t ubfe(tpf_t *t, uint32_t width, uint32_t offset, tpf_sc_t a)
+{
+    uint32_t d = tpf_temp(t);
+    tpf_begin(t, TPF_UBFE); tpf_o_dst(t, d); tpf_o_src(t, tpf_imm(width)); tpf_o_src(t, tpf_imm(offset));
+    tpf_o_src(t, a); tpf_end(t);
+    return tpf_tsc(d);
+}
+
+/* OpQuantizeToF16 (SPIR-V 3.32.11, WGSL quantizeToF16) on the bits: the mantissa rounded to
+ * f16's 10 bits, nearest even (+0xfff + bit 13, then clear the 13 low bits; a carry moves into
+ * the exponent as it should); too large for f16 (biased exponent > 142 after rounding) -> the
+ * signed infinity; below f16's normal range (< 113) -> signed zero (the flush the instruction
+ * allows); infinities and NaNs unchanged. Not f32tof16 + f16tof32: under wine vkd3d turns that
+ * pair into PackHalf2x16 / UnpackHalf2x16 and lavapipe folds the round trip away (measured:
+ * 1 + 2^-12 came back unchanged). */
+static tpf_sc_t quantize_f16(tpf_t *t, tpf_sc_t a)
+{
+    tpf_sc_t e = ubfe(t, 8, 23, a), sign = o2(t, TPF_AND, a, tpf_imm(0x80000000u));
+    tpf_sc_t r = o2(t, TPF_IADD, a, o2(t, TPF_IADD, ubfe(t, 1, 13, a), tpf_imm(0xfffu)));
+    r = o2(t, TPF_AND, r, tpf_imm(0xffffe000u));
+    r = tpf_sel(t, o2(t, TPF_UGE, ubfe(t, 8, 23, r), tpf_imm(143)), o2(t, TPF_OR, sign, tpf_imm(0x7f800000u)), r);
+    r = tpf_sel(t, o2(t, TPF_ULT, e, tpf_imm(113)), sign, r);
+    return tpf_sel(t, o2(t, TPF_IEQ, e, tpf_imm(255)), a, r);
+}
+
 static bool unop(tpf_t *t, uint32_t op, tpf_sc_t a, tpf_sc_t *r)
 {
     switch (op) {
@@ -149,7 +174,10 @@ static bool unop(tpf_t *t, uint32_t op, tpf_sc_t a, tpf_sc_t *r)
     case SpvOpConvertFToU: *r = o1(t, TPF_FTOU, a); return true;
     case SpvOpConvertSToF: *r = o1(t, TPF_ITOF, a); return true;
     case SpvOpConvertUToF: *r = o1(t, TPF_UTOF, a); return true;
-    case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: *r = a; return true;
+    case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
+    case SpvOpCopyLogical:           /* logically matching types flatten to the same scalars */
+        *r = a; return true;
+    case SpvOpQuantizeToF16: *r = quantize_f16(t, a); return true;
     case SpvOpIsNan: *r = o2(t, TPF_NE, a, a); return true;
     case SpvOpIsInf: *r = o2(t, TPF_EQ, fabs_(t, a), tpf_imm(0x7f800000u)); return true;
     case SpvOpBitReverse: *r = o1(t, TPF_BFREV, a); return true;
@@ -295,6 +323,60 @@ static bool linalg(tpf_t *t, const eg_ir_inst_t *in, tpf_val_t *res)
     return true;
 }
 
+/* High 32 bits of a * b. TPF's umul/imul write them as their first destination, but vkd3d 1.6
+ * (wine 8.0) does not implement that destination ("Extended multiplies not implemented": it
+ * wrote nothing, measured), so they are built from 16-bit halves: with a = ah.al, b = bh.bl,
+ * hi = ah*bh + (ah*bl >> 16) + (al*bh >> 16) + carry of the middle column
+ * ((al*bl >> 16) + (ah*bl & 0xffff) + (al*bh & 0xffff)) >> 16. Signed: minus b when a < 0 and
+ * minus a when b < 0 (two's complement product identity, mod 2^32). */
+static tpf_sc_t mul_high(tpf_t *t, tpf_sc_t a, tpf_sc_t b, bool is_signed)
+{
+    tpf_sc_t m = tpf_imm(0xffffu), s16 = tpf_imm(16);
+    tpf_sc_t al = o2(t, TPF_AND, a, m), ah = o2(t, TPF_USHR, a, s16);
+    tpf_sc_t bl = o2(t, TPF_AND, b, m), bh = o2(t, TPF_USHR, b, s16);
+    tpf_sc_t ll = two_dst(t, TPF_IMUL, 1, al, bl), hl = two_dst(t, TPF_IMUL, 1, ah, bl);
+    tpf_sc_t lh = two_dst(t, TPF_IMUL, 1, al, bh), hh = two_dst(t, TPF_IMUL, 1, ah, bh);
+    tpf_sc_t mid = o2(t, TPF_IADD, o2(t, TPF_USHR, ll, s16), o2(t, TPF_AND, hl, m));
+    mid = o2(t, TPF_IADD, mid, o2(t, TPF_AND, lh, m));
+    tpf_sc_t hi = o2(t, TPF_IADD, hh, o2(t, TPF_USHR, hl, s16));
+    hi = o2(t, TPF_IADD, hi, o2(t, TPF_USHR, lh, s16));
+    hi = o2(t, TPF_IADD, hi, o2(t, TPF_USHR, mid, s16));
+    if (!is_signed) return hi;
+    hi = o2(t, TPF_IADD, hi, o1(t, TPF_INEG, o2(t, TPF_AND, o2(t, TPF_ISHR, a, tpf_imm(31)), b)));
+    return o2(t, TPF_IADD, hi, o1(t, TPF_INEG, o2(t, TPF_AND, o2(t, TPF_ISHR, b, tpf_imm(31)), a)));
+}
+
+/* OpIAddCarry / OpISubBorrow / OpUMulExtended / OpSMulExtended (SPIR-V 3.32.13): the result is
+ * a struct {member 0, member 1} of two vectors of the operands' size: {sum, carry},
+ * {difference, borrow}, {low bits, high bits}. carry = sum < a (unsigned), borrow = a < b. */
+static bool wide(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t na, nb, k = eg_ir_scalars(t->ir, in->type) / 2u;
+    tpf_val_t res = tpf_alias_comps(t, 2u * k);
+    tpf_sc_t *a = tpf_comps(t, in->operands[0], &na), *b = tpf_comps(t, in->operands[1], &nb);
+    for (uint32_t i = 0; i < k && i < na && i < nb; i++) {
+        tpf_sc_t lo, hi;
+        switch (in->op) {
+        case SpvOpIAddCarry:
+            lo = o2(t, TPF_IADD, a[i], b[i]);
+            hi = o2(t, TPF_AND, o2(t, TPF_ULT, lo, a[i]), tpf_imm(1));
+            break;
+        case SpvOpISubBorrow:
+            lo = o2(t, TPF_IADD, a[i], o1(t, TPF_INEG, b[i]));
+            hi = o2(t, TPF_AND, o2(t, TPF_ULT, a[i], b[i]), tpf_imm(1));
+            break;
+        default:
+            lo = two_dst(t, TPF_IMUL, 1, a[i], b[i]);
+            hi = mul_high(t, a[i], b[i], in->op == SpvOpSMulExtended);
+            break;
+        }
+        t->comps[res.idx + i] = lo;
+        t->comps[res.idx + k + i] = hi;
+    }
+    t->vals[in->result] = res;
+    return !t->failed;
+}
+
 bool tpf_alu(tpf_t *t, const eg_ir_inst_t *in, bool *handled)
 {
     *handled = true;
@@ -302,6 +384,7 @@ bool tpf_alu(tpf_t *t, const eg_ir_inst_t *in, bool *handled)
     tpf_val_t res;
     if (in->op == SpvOpExtInst) return tpf_ext(t, in);
     if (in->op == SpvOpUndef) { t->vals[in->result] = tpf_alias_comps(t, n); return !t->failed; }
+    if (in->op >= SpvOpIAddCarry && in->op <= SpvOpSMulExtended) return wide(t, in);
     if (composite(t, in, &res) || linalg(t, in, &res)) { t->vals[in->result] = res; return !t->failed; }
     if (in->op == SpvOpSelect) {
         tpf_sc_t *c = tpf_comps(t, in->operands[0], &nc);

@@ -261,11 +261,65 @@ static void unpack(tpf_t *t, uint32_t fn, tpf_sc_t v, tpf_sc_t *out, uint32_t n)
     }
 }
 
+/* modf: whole = trunc(x), fraction = x - whole (same sign as x). */
+static void modf1(tpf_t *t, tpf_sc_t x, tpf_sc_t *fract, tpf_sc_t *whole)
+{
+    *whole = o1(t, TPF_ROUND_Z, x);
+    *fract = sub(t, x, *whole);
+}
+
+/* frexp from the bits: fraction in [0.5, 1) with x's sign, exponent = biased - 126; 0 -> (0, 0). */
+static void frexp1(tpf_t *t, tpf_sc_t x, tpf_sc_t *fract, tpf_sc_t *exp)
+{
+    tpf_sc_t zero = o2(t, TPF_EQ, x, tpf_imm(0));
+    uint32_t d = tpf_temp(t);                  /* biased exponent: ubfe width 8, offset 23 */
+    tpf_begin(t, TPF_UBFE); tpf_o_dst(t, d); tpf_o_src(t, tpf_imm(8)); tpf_o_src(t, tpf_imm(23));
+    tpf_o_src(t, x); tpf_end(t);
+    tpf_sc_t e = o2(t, TPF_IADD, tpf_tsc(d), tpf_imm((uint32_t)-126));
+    tpf_sc_t f = o2(t, TPF_OR, o2(t, TPF_AND, x, tpf_imm(0x807fffffu)), tpf_imm(0x3f000000u));
+    *fract = tpf_sel(t, zero, x, f);
+    *exp = tpf_sel(t, zero, tpf_imm(0), e);
+}
+
+/* GLSL.std.450 Modf / Frexp (pointer forms): the result is the fraction, the whole part /
+ * exponent goes through the pointer operand (a Function or Private variable, or any pointer
+ * the front end accepts: stored like OpStore). */
+static bool ptr_form(tpf_t *t, const eg_ir_inst_t *in, uint32_t fn)
+{
+    uint32_t n = eg_ir_scalars(t->ir, in->type), na;
+    tpf_val_t *pv = tpf_val(t, in->operands[3]);
+    if (pv->kind != TV_PTR) return tpf_fail(t, "DXBC emitter: the last operand of GLSL.std.450 %s is not a pointer "
+                                            "(instruction %u)", fn == GLSLstd450Modf ? "Modf" : "Frexp",
+                                            (unsigned)(in - t->ir->insts));
+    tpf_ptr_t p = t->ptrs[pv->idx];
+    tpf_val_t res = tpf_alias_comps(t, n);
+    tpf_sc_t *x = tpf_comps(t, in->operands[2], &na), other[4];
+    for (uint32_t i = 0; i < n && i < na && i < 4; i++) {
+        if (fn == GLSLstd450Modf) modf1(t, x[i], &t->comps[res.idx + i], &other[i]);
+        else frexp1(t, x[i], &t->comps[res.idx + i], &other[i]);
+    }
+    tpf_store_ptr(t, &p, other, n < 4 ? n : 4);
+    t->vals[in->result] = res;
+    return !t->failed;
+}
+
 bool tpf_ext(tpf_t *t, const eg_ir_inst_t *in)
 {
     const eg_ir_t *ir = t->ir;
     if (in->operands[0] != ir->glsl_std_450) return tpf_unsupported(t, in, "an extended instruction set other than GLSL.std.450");
     uint32_t fn = in->operands[1], n = eg_ir_scalars(ir, in->type), argc = in->operand_count - 2u, na[3] = { 0 };
+    if ((fn == GLSLstd450Modf || fn == GLSLstd450Frexp) && argc == 2) return ptr_form(t, in, fn);
+    /* Not valid GLSL.std.450 in a WebGPU module, so never lowered: IMix is "Reserved" in the
+     * GLSL.std.450 spec (removed; spirv-val rejects it), InterpolateAt* need the
+     * InterpolationFunction capability, which WebGPU does not allow (the front end should reject
+     * both; the soft VM does not lower them either). */
+    if (fn == GLSLstd450IMix)
+        return tpf_fail(t, "DXBC emitter: GLSL.std.450 IMix (47) is reserved, not an instruction of the set "
+                        "(GLSL.std.450 spec; spirv-val rejects it); use FMix or OpSelect (instruction %u)",
+                        (unsigned)(in - ir->insts));
+    if (fn >= GLSLstd450InterpolateAtCentroid && fn <= GLSLstd450InterpolateAtOffset)
+        return tpf_fail(t, "DXBC emitter: GLSL.std.450 InterpolateAt* need the InterpolationFunction capability, "
+                        "which WebGPU does not allow (instruction %u)", (unsigned)(in - ir->insts));
     tpf_sc_t *arg[3] = { NULL, NULL, NULL };
     if (argc > 3) return tpf_unsupported(t, in, "a GLSL.std.450 instruction with more than 3 operands");
     for (uint32_t i = 0; i < argc; i++) arg[i] = tpf_comps(t, in->operands[2 + i], &na[i]);
@@ -308,23 +362,10 @@ bool tpf_ext(tpf_t *t, const eg_ir_inst_t *in)
         unpack(t, fn, arg[0][0], &t->comps[res.idx], n);
         break;
     case GLSLstd450ModfStruct:              /* { fract, whole } */
-        for (uint32_t i = 0; i < n / 2u; i++) {
-            tpf_sc_t w = o1(t, TPF_ROUND_Z, arg[0][i]);
-            t->comps[res.idx + n / 2u + i] = w;
-            t->comps[res.idx + i] = sub(t, arg[0][i], w);
-        }
+        for (uint32_t i = 0; i < n / 2u; i++) modf1(t, arg[0][i], &t->comps[res.idx + i], &t->comps[res.idx + n / 2u + i]);
         break;
-    case GLSLstd450FrexpStruct:             /* { fract in [0.5, 1), exponent }: from the bits */
-        for (uint32_t i = 0; i < n / 2u; i++) {
-            tpf_sc_t x = arg[0][i], zero = o2(t, TPF_EQ, x, tpf_imm(0));
-            uint32_t d = tpf_temp(t);      /* biased exponent: ubfe width 8, offset 23 */
-            tpf_begin(t, TPF_UBFE); tpf_o_dst(t, d); tpf_o_src(t, tpf_imm(8)); tpf_o_src(t, tpf_imm(23));
-            tpf_o_src(t, x); tpf_end(t);
-            tpf_sc_t e = o2(t, TPF_IADD, tpf_tsc(d), tpf_imm((uint32_t)-126));
-            tpf_sc_t f = o2(t, TPF_OR, o2(t, TPF_AND, x, tpf_imm(0x807fffffu)), tpf_imm(0x3f000000u));
-            t->comps[res.idx + i] = tpf_sel(t, zero, x, f);
-            t->comps[res.idx + n / 2u + i] = tpf_sel(t, zero, tpf_imm(0), e);
-        }
+    case GLSLstd450FrexpStruct:             /* { fract in [0.5, 1), exponent } */
+        for (uint32_t i = 0; i < n / 2u; i++) frexp1(t, arg[0][i], &t->comps[res.idx + i], &t->comps[res.idx + n / 2u + i]);
         break;
     case GLSLstd450Refract: {               /* k = 1 - eta^2 (1 - dot^2); k < 0 ? 0 : eta I - (eta dot + sqrt k) N */
         tpf_sc_t eta = arg[2][0], dot = o2(t, TPF_MUL, arg[0][0], arg[1][0]);

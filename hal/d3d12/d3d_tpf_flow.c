@@ -353,12 +353,21 @@ static bool is_terminator(uint32_t op)
 static bool lower(tpf_t *t, const eg_ir_inst_t *in)
 {
     bool handled = false;
+    /* Atomics on a storage texel (OpImageTexelPointer) go to the image code; the others to
+     * the buffer/workgroup code (tpf_mem). Operand 0 of every atomic is its pointer. */
+    if (in->op >= SpvOpAtomicLoad && in->op <= SpvOpAtomicXor && in->operand_count &&
+        tpf_val(t, in->operands[0])->kind == TV_PTR && t->ptrs[tpf_val(t, in->operands[0])->idx].space == SP_IMAGE)
+        return tpf_image_atomic(t, in, &t->ptrs[tpf_val(t, in->operands[0])->idx]);
     if (!tpf_alu(t, in, &handled)) return false;
     if (handled) return true;
     if (!tpf_mem(t, in, &handled)) return false;
     if (handled) return true;
     if (!tpf_image(t, in, &handled)) return false;
     if (handled) return true;
+    if (in->op == SpvOpPtrEqual || in->op == SpvOpPtrNotEqual || in->op == SpvOpPtrDiff)
+        return tpf_fail(t, "DXBC emitter: OpPtrEqual/OpPtrNotEqual/OpPtrDiff (opcode %u, instruction %u) need the "
+                        "VariablePointers capability in the Logical addressing model (SPIR-V 3.32.8), which WebGPU "
+                        "does not allow", (unsigned)in->op, (unsigned)(in - t->ir->insts));
     return tpf_unsupported(t, in, "this opcode");
 }
 

@@ -1,4 +1,4 @@
-/* hal/d3d12 TPF emitter: textures, samplers and storage textures (sample*, ld, resinfo, typed UAV load/store). */
+/* hal/d3d12 TPF emitter: textures, samplers and storage textures (sample*, ld, resinfo, lod, typed UAV load/store/atomics). */
 #include "config/emgpu_config.h"
 
 #if EMGPU_D3D12_TPF
@@ -62,19 +62,47 @@ static uint32_t offset_token(tpf_t *t, uint32_t id)
     return tok;
 }
 
+/* The projective forms (SPIR-V 3.32.10, OpImageSampleProj*): the coordinate is (u[, v][, w], q)
+ * and the sample coordinate is (u/q[, v/q][, w/q]); the Dref forms compare with Dref/q. Divides
+ * them here, so the rest is the plain instruction. q follows the coordinates the image's
+ * dimension needs (1D: 1, 2D: 2, 3D: 3; Proj allows no arrays or cubes). */
+static uint32_t proj_coords(tpf_t *t, const eg_ir_inst_t *in, uint32_t img, tpf_sc_t *dref /* or NULL */)
+{
+    uint32_t n, dims = t->res[img].dim == 2 ? 1u : t->res[img].dim == 5 ? 3u : 2u;
+    tpf_sc_t c[4], *s = tpf_comps(t, in->operands[1], &n);
+    if (n <= dims) { tpf_fail(t, "DXBC emitter: projective coordinate of %u components (instruction %u)",
+                              (unsigned)n, (unsigned)(in - t->ir->insts)); return 0; }
+    tpf_sc_t q = s[dims];
+    for (uint32_t i = 0; i < dims; i++) {
+        uint32_t d = tpf_temp(t);
+        tpf_op2(t, TPF_DIV, d, s[i], q);
+        c[i] = tpf_tsc(d);
+    }
+    if (dref) {
+        uint32_t d = tpf_temp(t);
+        tpf_op2(t, TPF_DIV, d, *dref, q);
+        *dref = tpf_tsc(d);
+    }
+    return tpf_pack(t, c, dims);
+}
+
 static bool sample(tpf_t *t, const eg_ir_inst_t *in)
 {
     uint32_t img, smp, n;
     if (!res_pair(t, in->operands[0], &img, &smp)) return false;
     if (smp == ~0u) return tpf_unsupported(t, in, "sampling without a sampler");
-    bool dref = in->op == SpvOpImageSampleDrefImplicitLod || in->op == SpvOpImageSampleDrefExplicitLod;
+    bool proj = in->op >= SpvOpImageSampleProjImplicitLod && in->op <= SpvOpImageSampleProjDrefExplicitLod;
+    uint32_t base = proj ? in->op - (SpvOpImageSampleProjImplicitLod - SpvOpImageSampleImplicitLod) : in->op;
+    bool dref = base == SpvOpImageSampleDrefImplicitLod || base == SpvOpImageSampleDrefExplicitLod;
     bool gather = in->op == SpvOpImageGather || in->op == SpvOpImageDrefGather;
     img_ops_t o;
     read_ops(in, dref || gather ? 3u : 2u, &o);
-    uint32_t c = coords(t, in->operands[1], &n);
+    bool has_ref = dref || in->op == SpvOpImageDrefGather;    /* gather4_c takes the reference too */
+    tpf_sc_t dref_v = has_ref ? tpf_comps(t, in->operands[2], &n)[0] : tpf_imm(0);
+    uint32_t c = proj ? proj_coords(t, in, img, dref ? &dref_v : NULL) : coords(t, in->operands[1], &n);
     uint32_t op = TPF_SAMPLE;
     if (gather) op = in->op == SpvOpImageDrefGather ? TPF_GATHER4_C : TPF_GATHER4;
-    else if (dref) op = in->op == SpvOpImageSampleDrefExplicitLod ? TPF_SAMPLE_C_LZ : TPF_SAMPLE_C;
+    else if (dref) op = base == SpvOpImageSampleDrefExplicitLod ? TPF_SAMPLE_C_LZ : TPF_SAMPLE_C;
     else if (o.mask & SpvImageOperandsLodMask) op = TPF_SAMPLE_L;
     else if (o.mask & SpvImageOperandsGradMask) op = TPF_SAMPLE_D;
     else if (o.mask & SpvImageOperandsBiasMask) op = TPF_SAMPLE_B;
@@ -91,7 +119,7 @@ static bool sample(tpf_t *t, const eg_ir_inst_t *in)
     if (in->op == SpvOpImageGather) comp = (int)(tpf_comps(t, in->operands[2], &n)[0].v & 3u);
     if (gather) comp = comp < 0 ? 0 : comp;
     sampler_operand(t, smp, comp);
-    if (dref) tpf_o_src(t, tpf_comps(t, in->operands[2], &n)[0]);
+    if (has_ref) tpf_o_src(t, dref_v);
     if (op == TPF_SAMPLE_L) tpf_o_src(t, tpf_comps(t, o.lod, &n)[0]);
     if (op == TPF_SAMPLE_B) tpf_o_src(t, tpf_comps(t, o.bias, &n)[0]);
     if (op == TPF_SAMPLE_D) { tpf_o_srcv(t, dx, TPF_SWZ_XYZW); tpf_o_srcv(t, dy, TPF_SWZ_XYZW); }
@@ -150,6 +178,78 @@ static bool storage(tpf_t *t, const eg_ir_inst_t *in)
     return !t->failed;
 }
 
+/* OpImageQueryLod (SPIR-V 3.32.10): (level that would be accessed, LOD relative to the base
+ * level) = TPF `lod`'s (clamped, unclamped) in x, y. */
+static bool query_lod(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t img, smp, n;
+    if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+    if (smp == ~0u) return tpf_unsupported(t, in, "a level-of-detail query without a sampler");
+    uint32_t c = coords(t, in->operands[1], &n), d = tpf_vtemp(t);
+    tpf_begin(t, TPF_LOD);
+    tpf_o_dstv(t, d, 0x3); tpf_o_srcv(t, c, TPF_SWZ_XYZW); tpf_o_res(t, img, TPF_SWZ_XYZW); sampler_operand(t, smp, -1);
+    tpf_end(t);
+    result(t, in, d);
+    return !t->failed;
+}
+
+/* OpImageTexelPointer: image (the storage texture variable), coordinate, sample (0: WebGPU has
+ * no multisampled storage textures). Only atomics use the pointer (SP_IMAGE). */
+static bool texel_pointer(tpf_t *t, const eg_ir_inst_t *in)
+{
+    uint32_t img, smp, n;
+    if (!res_pair(t, in->operands[0], &img, &smp)) return false;
+    if (t->res[img].cls != RC_UAV_TYPED) return tpf_unsupported(t, in, "a texel pointer into a texture that is not a storage texture");
+    tpf_comps(t, in->operands[1], &n);
+    tpf_val_t cv = *tpf_val(t, in->operands[1]);
+    tpf_ptr_t p = { .space = SP_IMAGE, .res = (uint16_t)img, .type = eg_ir_type(t->ir, in->type)->elem,
+                    .base = cv.idx, .mstride_B = n };
+    t->vals[in->result] = (tpf_val_t){ TV_PTR, 1, tpf_new_ptr(t, &p) };
+    return !t->failed;
+}
+
+/* Typed UAV atomics (imm_atomic_* with the texel coordinate as the address; D3D12 allows them on
+ * R32_UINT / R32_SINT UAVs, WebGPU's r32uint / r32sint read-write storage textures). The op
+ * mapping follows the buffer atomics of d3d_tpf_access.c: load = or 0, store = exchange. */
+bool tpf_image_atomic(tpf_t *t, const eg_ir_inst_t *in, const tpf_ptr_t *p)
+{
+    uint32_t n, op, vi = 3;
+    tpf_sc_t v = tpf_imm(0), cmp = tpf_imm(0);
+    switch (in->op) {
+    case SpvOpAtomicLoad: op = TPF_IMM_ATOMIC_OR; vi = 0; break;
+    case SpvOpAtomicStore: case SpvOpAtomicExchange: op = TPF_IMM_ATOMIC_EXCH; break;
+    case SpvOpAtomicCompareExchange: op = TPF_IMM_ATOMIC_CMP_EXCH; vi = 4; cmp = tpf_comps(t, in->operands[5], &n)[0]; break;
+    case SpvOpAtomicIIncrement: op = TPF_IMM_ATOMIC_IADD; vi = 0; v = tpf_imm(1); break;
+    case SpvOpAtomicIDecrement: op = TPF_IMM_ATOMIC_IADD; vi = 0; v = tpf_imm(~0u); break;
+    case SpvOpAtomicIAdd: case SpvOpAtomicISub: op = TPF_IMM_ATOMIC_IADD; break;
+    case SpvOpAtomicSMin: op = TPF_IMM_ATOMIC_IMIN; break;
+    case SpvOpAtomicUMin: op = TPF_IMM_ATOMIC_UMIN; break;
+    case SpvOpAtomicSMax: op = TPF_IMM_ATOMIC_IMAX; break;
+    case SpvOpAtomicUMax: op = TPF_IMM_ATOMIC_UMAX; break;
+    case SpvOpAtomicAnd: op = TPF_IMM_ATOMIC_AND; break;
+    case SpvOpAtomicOr: op = TPF_IMM_ATOMIC_OR; break;
+    case SpvOpAtomicXor: op = TPF_IMM_ATOMIC_XOR; break;
+    default: return tpf_unsupported(t, in, "this atomic on a storage texel");
+    }
+    if (vi) v = tpf_comps(t, in->operands[vi], &n)[0];
+    if (in->op == SpvOpAtomicISub) { uint32_t d = tpf_temp(t); tpf_op1(t, TPF_INEG, d, v); v = tpf_tsc(d); }
+    uint32_t a = tpf_pack(t, &t->comps[p->base], p->mstride_B < 4 ? p->mstride_B : 4), d = tpf_temp(t);
+    const tpf_res_t *r = &t->res[p->res];
+    uint32_t idx[2] = { r->range, r->reg };
+    tpf_begin(t, op);
+    tpf_o_dst(t, d);
+    tpf_o_reg(t, TPF_R_UAV, 2, idx, 2u | 1u << 4);
+    tpf_o_srcv(t, a, TPF_SWZ_XYZW);
+    if (op == TPF_IMM_ATOMIC_CMP_EXCH) tpf_o_src(t, cmp);
+    tpf_o_src(t, v);
+    tpf_end(t);
+    if (in->result) {
+        t->vals[in->result] = tpf_alias_comps(t, 1);
+        t->comps[t->vals[in->result].idx] = tpf_tsc(d);
+    }
+    return !t->failed;
+}
+
 /* resinfo_uint: width, height, depth or layers, mip count. */
 static bool query(tpf_t *t, const eg_ir_inst_t *in)
 {
@@ -199,7 +299,11 @@ bool tpf_image(tpf_t *t, const eg_ir_inst_t *in, bool *handled)
         return true;
     case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod: case SpvOpImageSampleDrefImplicitLod:
     case SpvOpImageSampleDrefExplicitLod: case SpvOpImageGather: case SpvOpImageDrefGather:
+    case SpvOpImageSampleProjImplicitLod: case SpvOpImageSampleProjExplicitLod:
+    case SpvOpImageSampleProjDrefImplicitLod: case SpvOpImageSampleProjDrefExplicitLod:
         return sample(t, in);
+    case SpvOpImageQueryLod: return query_lod(t, in);
+    case SpvOpImageTexelPointer: return texel_pointer(t, in);
     case SpvOpImageFetch: return fetch(t, in);
     case SpvOpImageRead: case SpvOpImageWrite: return storage(t, in);
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:

@@ -29,7 +29,7 @@ enum {
     TPF_DCL_INPUT_PS = 0x62, TPF_DCL_INPUT_PS_SGV = 0x63, TPF_DCL_INPUT_PS_SIV = 0x64,
     TPF_DCL_OUTPUT = 0x65, TPF_DCL_OUTPUT_SIV = 0x67, TPF_DCL_TEMPS = 0x68,
     TPF_DCL_INDEXABLE_TEMP = 0x69, TPF_DCL_GLOBAL_FLAGS = 0x6a, TPF_GATHER4 = 0x6d,
-    TPF_SAMPLE_INFO = 0x6f, TPF_BUFINFO = 0x79, TPF_GATHER4_C = 0x7e, TPF_RCP = 0x81,
+    TPF_LOD = 0x6c, TPF_SAMPLE_INFO = 0x6f, TPF_BUFINFO = 0x79, TPF_GATHER4_C = 0x7e, TPF_RCP = 0x81,
     TPF_F32TOF16 = 0x82, TPF_F16TOF32 = 0x83, TPF_COUNTBITS = 0x86, TPF_FIRSTBIT_HI = 0x87,
     TPF_FIRSTBIT_LO = 0x88, TPF_FIRSTBIT_SHI = 0x89, TPF_UBFE = 0x8a, TPF_IBFE = 0x8b,
     TPF_BFI = 0x8c, TPF_BFREV = 0x8d, TPF_DCL_THREAD_GROUP = 0x9b, TPF_DCL_UAV_TYPED = 0x9c,
@@ -72,7 +72,9 @@ typedef struct tpf_val {
     uint32_t idx;      /* comps index / ptrs index / res index (TV_SIMAGE: image res | sampler res << 16) */
 } tpf_val_t;
 
-typedef enum tpf_space { SP_REG, SP_XREG, SP_CB, SP_RAW, SP_TGSM } tpf_space_t;
+/* SP_IMAGE: a storage texel (OpImageTexelPointer), only used by atomics: res = the typed UAV,
+ * base = comps index of its integer coordinate, mstride_B = the coordinate's scalar count. */
+typedef enum tpf_space { SP_REG, SP_XREG, SP_CB, SP_RAW, SP_TGSM, SP_IMAGE } tpf_space_t;
 
 /** A pointer: storage + byte offset (static part + an optional dynamic scalar). REG space
  *  (Function/Private/Input/Output variables) is flattened at 4 bytes a scalar; buffers use their
@@ -235,6 +237,8 @@ tpf_sc_t tpf_bool_const(uint32_t v);
 /* d3d_tpf_mem.c */
 bool tpf_mem(tpf_t *t, const eg_ir_inst_t *in, bool *handled);
 bool tpf_image(tpf_t *t, const eg_ir_inst_t *in, bool *handled);
+/* d3d_tpf_image.c: an atomic (SPIR-V 3.32.18) whose pointer is a storage texel (SP_IMAGE). */
+bool tpf_image_atomic(tpf_t *t, const eg_ir_inst_t *in, const tpf_ptr_t *p);
 bool tpf_prescan(tpf_t *t);
 void tpf_load_ptr(tpf_t *t, const tpf_ptr_t *p, tpf_sc_t *out, uint32_t n);
 void tpf_store_ptr(tpf_t *t, const tpf_ptr_t *p, const tpf_sc_t *src, uint32_t n);

@@ -221,9 +221,10 @@ void tpf_load_ptr(tpf_t *t, const tpf_ptr_t *p, tpf_sc_t *out, uint32_t n)
         if (p->space == SP_RAW || p->space == SP_TGSM) {
             tpf_sc_t a = address(t, p, offs[i]);
             uint32_t d = tpf_temp(t);
-            /* ld_raw dst.x, address, resource.x. Out-of-bounds raw loads through a descriptor
-             * return 0 (D3D12), which WebGPU's robust access allows for runtime-sized arrays;
-             * fixed-size array indices are clamped by the access chain. */
+            /* ld_raw dst.x, address, resource.x. Out-of-bounds raw loads through a view return
+             * 0 (D3D12), which WebGPU's robust access allows; every storage binding, dynamic
+             * ones included, is a sized view (d3d_tpf.h). Fixed-size array indices are clamped
+             * by the access chain. */
             tpf_begin(t, TPF_LD_RAW);
             tpf_o_dst(t, d);
             tpf_o_src(t, a);

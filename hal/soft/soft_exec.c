@@ -288,11 +288,7 @@ static void end_render_pass(const eg_cmd_begin_render_pass_t *r)
     for (uint32_t i = 0; i < r->color_count; i++) {
         const eg_cmd_color_attachment_t *a = &r->color[i];
         if (!a->view || is_banded(a->view)) continue;
-        if (is_banded(a->resolve_target)) {   /* docs/displays.md: resolving into a banded frame */
-            eg_log(EG_LOG_ERROR, "soft: a banded surface frame cannot be a resolveTarget (render "
-                   "the strip-mode surface's texture directly); resolve skipped");
-            continue;
-        }
+        /* a banded frame as resolveTarget never gets here: render_pass.c rejects it */
         if (a->resolve_target) resolve(a);
         if (a->store_op == WGPUStoreOp_Discard) {
             /* Discard leaves the contents zero-equivalent, as lazily cleared textures read. */
@@ -653,9 +649,7 @@ static void band_pass_end(exec_ctx_t *x, eg_hal_device_t *dev)
         eg_soft_band_strip(b, y0, y1 - y0);
     }
     eg_soft_bin_pass_end();
-    if (b->drawn)
-        eg_log(EG_LOG_WARN, "soft: a second render pass into one banded surface frame replaces the "
-               "first (a banded frame keeps no pixels between passes: draw the frame in one pass)");
+    /* a second pass into the frame never gets here: command_buffer.c rejects it at submit */
     b->drawn = true;
 }
 

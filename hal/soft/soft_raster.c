@@ -105,55 +105,142 @@ void eg_soft_depth_setup(eg_soft_frag_t *f)
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* Walks the pixel rectangle [px0, px1) x [py0, py1) in 4x4 blocks: whole-block reject /
- * accept against the edges' extremes over the block, per-sample masks otherwise. */
-static void walk_blocks(eg_soft_frag_t *fp, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
-{
-    eg_soft_frag_t f = *fp;
-    /* Per-lane and per-sample edge offsets from the block origin. */
+/* Per-triangle tables of the block walk: per-lane and per-sample edge offsets from the block
+ * origin, and each edge's min / max over a 4x4 px square. */
+typedef struct walk {
     int64_t lane_off[3][EG_SOFT_LANES], samp_off[3][EG_SOFT_MAX_SAMPLES], ext[3][2];
+    int64_t px0, px1, py0, py1;
+} walk_t;
+
+static void walk_init(const eg_soft_frag_t *f, walk_t *k)
+{
     for (uint32_t i = 0; i < 3; i++) {
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
-            lane_off[i][l] = f.s.A[i] * (int64_t)((l & 3u) * EG_SOFT_SUBPIX) + f.s.B[i] * (int64_t)((l >> 2) * EG_SOFT_SUBPIX);
-        for (uint32_t s = 0; s < f.samples; s++)
-            samp_off[i][s] = f.s.A[i] * f.sx[s] + f.s.B[i] * f.sy[s];
-        /* min / max of the edge over the block's 4 x 4 px square */
-        int64_t ax = f.s.A[i] * (4 * EG_SOFT_SUBPIX), by = f.s.B[i] * (4 * EG_SOFT_SUBPIX);
-        ext[i][0] = min64(ax, 0) + min64(by, 0);
-        ext[i][1] = max64(ax, 0) + max64(by, 0);
+            k->lane_off[i][l] = f->s.A[i] * (int64_t)((l & 3u) * EG_SOFT_SUBPIX) + f->s.B[i] * (int64_t)((l >> 2) * EG_SOFT_SUBPIX);
+        for (uint32_t s = 0; s < f->samples; s++)
+            k->samp_off[i][s] = f->s.A[i] * f->sx[s] + f->s.B[i] * f->sy[s];
+        int64_t ax = f->s.A[i] * (4 * EG_SOFT_SUBPIX), by = f->s.B[i] * (4 * EG_SOFT_SUBPIX);
+        k->ext[i][0] = min64(ax, 0) + min64(by, 0);
+        k->ext[i][1] = max64(ax, 0) + max64(by, 0);
     }
-    for (int64_t by0 = py0 & ~3; by0 < py1; by0 += 4) {
-        eg_soft_mask_t rows = 0;
-        for (uint32_t r = 0; r < 4; r++)
-            if (by0 + r >= py0 && by0 + r < py1) rows |= 0xFu << (4 * r);
-        for (int64_t bx0 = px0 & ~3; bx0 < px1; bx0 += 4) {
-            eg_soft_mask_t cols = 0;
-            for (uint32_t c = 0; c < 4; c++)
-                if (bx0 + c >= px0 && bx0 + c < px1) cols |= 0x1111u << c;
-            eg_soft_mask_t inside = rows & cols;
-            int64_t e0[3];
-            bool reject = false, accept = true;
-            for (uint32_t i = 0; i < 3; i++) {
-                e0[i] = f.s.A[i] * (bx0 * EG_SOFT_SUBPIX) + f.s.B[i] * (by0 * EG_SOFT_SUBPIX) + f.s.C[i];
-                if (e0[i] + ext[i][1] < 0) reject = true;
-                if (e0[i] + ext[i][0] < 0) accept = false;
-            }
-            if (reject) continue;
-            eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
-            for (uint32_t s = 0; s < f.samples; s++) {
-                if (accept) { cov[s] = inside; continue; }
-                eg_soft_mask_t m = 0;
-                for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-                    if (!(inside >> l & 1u)) continue;
-                    if (e0[0] + lane_off[0][l] + samp_off[0][s] >= 0 && e0[1] + lane_off[1][l] + samp_off[1][s] >= 0 &&
-                        e0[2] + lane_off[2][l] + samp_off[2][s] >= 0)
-                        m |= 1u << l;
-                }
-                cov[s] = m;
-            }
-            eg_soft_shade_block(&f, (uint32_t)bx0, (uint32_t)by0, cov);
+}
+
+/* Coverage of the block at (bx0, by0) within the walked rectangle: whole-block reject / accept
+ * against the edges' extremes, per-sample masks otherwise. False: nothing covered. */
+static bool block_cov(const eg_soft_frag_t *f, const walk_t *k, int64_t bx0, int64_t by0,
+                      eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    eg_soft_mask_t inside = 0;
+    for (uint32_t r = 0; r < 4; r++)
+        if (by0 + r >= k->py0 && by0 + r < k->py1) inside |= 0xFu << (4 * r);
+    eg_soft_mask_t cols = 0;
+    for (uint32_t c = 0; c < 4; c++)
+        if (bx0 + c >= k->px0 && bx0 + c < k->px1) cols |= 0x1111u << c;
+    inside &= cols;
+    int64_t e0[3];
+    bool accept = true;
+    for (uint32_t i = 0; i < 3; i++) {
+        e0[i] = f->s.A[i] * (bx0 * EG_SOFT_SUBPIX) + f->s.B[i] * (by0 * EG_SOFT_SUBPIX) + f->s.C[i];
+        if (e0[i] + k->ext[i][1] < 0) return false;
+        if (e0[i] + k->ext[i][0] < 0) accept = false;
+    }
+    for (uint32_t s = 0; s < f->samples; s++) {
+        if (accept) { cov[s] = inside; continue; }
+        eg_soft_mask_t m = 0;
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            if (!(inside >> l & 1u)) continue;
+            if (e0[0] + k->lane_off[0][l] + k->samp_off[0][s] >= 0 && e0[1] + k->lane_off[1][l] + k->samp_off[1][s] >= 0 &&
+                e0[2] + k->lane_off[2][l] + k->samp_off[2][s] >= 0)
+                m |= 1u << l;
         }
+        cov[s] = m;
     }
+    return true;
+}
+
+/* Walks the pixel rectangle [px0, px1) x [py0, py1) in 4x4 blocks. */
+static void walk_blocks(eg_soft_frag_t *fp, const walk_t *k)
+{
+    eg_soft_frag_t f = *fp;
+    for (int64_t by0 = k->py0 & ~3; by0 < k->py1; by0 += 4)
+        for (int64_t bx0 = k->px0 & ~3; bx0 < k->px1; bx0 += 4) {
+            eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+            if (block_cov(&f, k, bx0, by0, cov)) eg_soft_shade_block(&f, (uint32_t)bx0, (uint32_t)by0, cov);
+        }
+}
+
+/* ---- regions: block-constant programs proved once per 16x16 or 8x8 px (helper "ui") ---- */
+
+#define REGION_PX 16
+
+/* Whether the edges reject the square of `size` px at (x0, y0) (edge extremes at its corners). */
+static bool region_rejected(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t size)
+{
+    for (uint32_t i = 0; i < 3; i++) {
+        int64_t ax = f->s.A[i] * (size * EG_SOFT_SUBPIX), by = f->s.B[i] * (size * EG_SOFT_SUBPIX);
+        int64_t e = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
+        if (e + max64(ax, 0) + max64(by, 0) < 0) return true;
+    }
+    return false;
+}
+
+/* Whether every sample of the square of `size` px at (x0, y0) is inside all three edges. */
+static bool region_accepted(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t size)
+{
+    for (uint32_t i = 0; i < 3; i++) {
+        int64_t ax = f->s.A[i] * (size * EG_SOFT_SUBPIX), by = f->s.B[i] * (size * EG_SOFT_SUBPIX);
+        int64_t e = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
+        if (e + min64(ax, 0) + min64(by, 0) < 0) return false;
+    }
+    return true;
+}
+
+/* The square of `size` px at (x0, y0) within the walked rectangle: when its blocks' outputs are
+ * provably one value, each block is stored with it (no interpolation, no proof) and true. */
+static bool region_const(eg_soft_frag_t *f, const walk_t *k, int64_t x0, int64_t y0, int64_t size)
+{
+    eg_soft_pxset_t p = { max64(x0, k->px0 & ~3), min64(x0 + size, k->px1) - 1, max64(y0, k->py0 & ~3),
+                          min64(y0 + size, k->py1) - 1, 0, 3, 0, 3 };
+    if (p.bx0 > p.bx1 || p.by0 > p.by1) return true;   /* outside the rectangle: nothing to do */
+    p.bx1 &= ~3; p.by1 &= ~3;
+    uint32_t outb[4];
+    if (region_rejected(f, x0, y0, size)) return true;
+    if (!eg_soft_const_region(f, &p, outb)) return false;
+    for (uint32_t c = 0; c < 4u; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) f->w->io_out[0].c[c].u[l] = outb[c];
+    if (x0 >= k->px0 && x0 + size <= k->px1 && y0 >= k->py0 && y0 + size <= k->py1 && region_accepted(f, x0, y0, size) &&
+        eg_soft_shade_const_rect(f, (uint32_t)x0, (uint32_t)y0, (uint32_t)size, (uint32_t)size)) {
+        f->w->region_blocks += (uint32_t)(size / 4) * (uint32_t)(size / 4);
+        return true;
+    }
+    for (int64_t by0 = p.by0; by0 <= p.by1; by0 += 4)
+        for (int64_t bx0 = p.bx0; bx0 <= p.bx1; bx0 += 4) {
+            eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+            if (!block_cov(f, k, bx0, by0, cov)) continue;
+            eg_soft_shade_const_block(f, (uint32_t)bx0, (uint32_t)by0, cov);
+            f->w->region_blocks++;
+        }
+    return true;
+}
+
+/* Regions of REGION_PX, then their quarters, then single blocks where no proof holds. */
+static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
+{
+    eg_soft_frag_t f = *fp;
+    const int64_t h = REGION_PX / 2;
+    for (int64_t ry = k->py0 & ~(int64_t)(REGION_PX - 1); ry < k->py1; ry += REGION_PX)
+        for (int64_t rx = k->px0 & ~(int64_t)(REGION_PX - 1); rx < k->px1; rx += REGION_PX) {
+            if (region_const(&f, k, rx, ry, REGION_PX)) continue;
+            for (uint32_t q = 0; q < 4u; q++) {
+                int64_t qx = rx + (q & 1u) * h, qy = ry + (q >> 1) * h;
+                if (region_const(&f, k, qx, qy, h)) continue;
+                for (int64_t by0 = max64(qy, k->py0 & ~3); by0 < min64(qy + h, k->py1); by0 += 4)
+                    for (int64_t bx0 = max64(qx, k->px0 & ~3); bx0 < min64(qx + h, k->px1); bx0 += 4) {
+                        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+                        if (block_cov(&f, k, bx0, by0, cov)) eg_soft_shade_block(&f, (uint32_t)bx0, (uint32_t)by0, cov);
+                    }
+            }
+        }
 }
 
 /* Snapped vertices, edges, culling and the pixel bounding box clipped to the scissor (not to a
@@ -207,7 +294,17 @@ void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     f.sy = f.samples == 4u ? sample_y4 : sample_y1;
     eg_soft_depth_setup(&f);
     if (eg_soft_raster_fast_paths && eg_soft_span_triangle(&f, px0, px1, py0, py1)) return;
-    walk_blocks(&f, px0, px1, py0, py1);
+    walk_t k;
+    walk_init(&f, &k);
+    k.px0 = px0; k.px1 = px1; k.py0 = py0; k.py1 = py1;
+    const struct eg_soft_raster_pipeline *rs = f.rs;
+    /* regions need the const path's conditions (soft_raster_shade.c shade) and no depth/stencil
+     * test, which eg_soft_shade_const_block leaves out */
+    if (rs->fs_const && eg_soft_raster_fast_paths && !rs->native_fs && !rs->depth_test && !rs->stencil_test &&
+        (box[1] - box[0] >= REGION_PX / 2 || box[3] - box[2] >= REGION_PX / 2))
+        walk_regions(&f, &k);
+    else
+        walk_blocks(&f, &k);
 }
 
 #endif /* EMGPU_HAL_SOFT */

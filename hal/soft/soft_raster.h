@@ -237,6 +237,8 @@ typedef struct eg_soft_worker {
     uint32_t span_skip_px;                        /* of those, left as they were: source alpha 0 */
     uint32_t const_blocks;                        /* blocks shaded once (soft_raster_const.c) */
     uint32_t tex_blocks;                          /* blocks sampled without the VM (soft_raster_tex.c) */
+    uint32_t region_blocks;                       /* of const_blocks, proved per region (soft_raster.c) */
+    uint32_t span_row_px;                         /* of span_px, stored as constant rows (soft_span.c) */
     uint64_t in_uniform;                          /* io_in slots (loc * 4 + comp) equal in all lanes */
 } eg_soft_worker_t;
 
@@ -345,5 +347,48 @@ void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes);
  *  value: the same bytes, computed once per distinct stored pixel run (soft_raster_output.c). */
 void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
                          uint32_t fast);
+
+/* ---- value ranges over pixel sets (soft_raster_bound.c, helper "ui", session 5) ---- */
+
+/** Every lane's value lies in [lo, hi]; cst: all lanes hold lo's bits. */
+typedef struct eg_soft_range {
+    float lo, hi;
+    uint32_t cst;
+} eg_soft_range_t;
+/** The pixels of 4x4 blocks with origins bx0..bx1 x by0..by1 (inclusive, multiples of 4) at
+ *  in-block offsets fx0..fx1 x fy0..fy1. */
+typedef struct eg_soft_pxset {
+    int64_t bx0, bx1, by0, by1;
+    uint32_t fx0, fx1, fy0, fy1;
+} eg_soft_pxset_t;
+/** Bounds of the screen-linear (l) and, when persp, perspective (p) weights of vertices 1, 2. */
+typedef struct eg_soft_wbound {
+    float l[2][2], p[2][2];
+    bool persp;
+} eg_soft_wbound_t;
+/** Bounds of f's barycentric weights over p, as soft_raster_shade.c computes them per pixel;
+ *  false when a bound is not finite (then bound nothing). */
+bool eg_soft_weights_bound(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, bool persp, eg_soft_wbound_t *o);
+/** Bounds of a0 + w1 d1 + w2 d2 (interpolation `interp`) over the pixels of wb; false when not finite. */
+bool eg_soft_vary_bound(const eg_soft_wbound_t *wb, uint32_t interp, float a0, float d1, float d2, eg_soft_range_t *o);
+/** The same from the exact affine value plus the float chain's error bound (tighter when d1 and
+ *  d2 are both nonzero); linear, or perspective with equal 1/w only (else false). */
+bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t interp, float a0, float d1,
+                               float d2, eg_soft_range_t *o);
+/** eg_soft_vary_bound intersected with eg_soft_vary_bound_affine where that applies. */
+bool eg_soft_vary_bound_best(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb, uint32_t interp,
+                             float a0, float d1, float d2, eg_soft_range_t *o);
+/** soft_raster_const.c: the block-constant proof over every lane of the blocks of p (fx, fy
+ *  0..3): true when output 0 provably holds the same bits in all of them (outb). */
+bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t outb[4]);
+/** soft_raster_shade.c: block (bx, by) with coverage cov whose output 0 is in f->w->io_out[0]
+ *  in every lane (eg_soft_const_region proved it): the blend and store of the const path. */
+void eg_soft_shade_const_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
+/** soft_raster_shade.c: the same for the fully covered w x h px rectangle at (x0, y0) (whole
+ *  blocks) in one pass over its rows; false (nothing done) when the targets need the per-block path. */
+bool eg_soft_shade_const_rect(eg_soft_frag_t *f, uint32_t x0, uint32_t y0, uint32_t w, uint32_t h);
+/** soft_raster_output.c: eg_soft_blend_const over every pixel of the w x h px rectangle at px. */
+void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w, uint32_t h, const eg_soft_vec4_t *src,
+                              uint32_t fast);
 
 #endif /* EG_SOFT_RASTER_H */

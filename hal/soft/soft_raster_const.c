@@ -52,6 +52,7 @@ typedef struct cop {
 struct eg_soft_const_prog {
     uint32_t nops, nconst, nvals;
     uint8_t out[4];                /* value index of each component of output 0 */
+    bool persp;                    /* a perspective-interpolated input is read (region proofs) */
     cop_t ops[CONST_MAX_OPS];
     aval_t consts[CONST_MAX_VALS / 2u];
 };
@@ -162,6 +163,16 @@ eg_status_t eg_soft_const_create(struct eg_soft_raster_pipeline *r)
     b.p = p;
     b.cp = &tmp;
     if (!compile(&b)) return EG_STATUS_OK;
+    /* LD_IN's b (unused by the block proof): the packed varying the slot is interpolated into,
+     * 0xff when none (eg_soft_const_region then gives up) */
+    for (uint32_t i = 0; i < tmp.nops; i++) {
+        cop_t *o = &tmp.ops[i];
+        if (o->op != EG_VM_LD_IN) continue;
+        o->b = 0xffu;
+        for (uint32_t j = 0; j < r->nvary && o->b == 0xffu; j++)
+            if (r->vary_loc[j] * 4u + r->vary_comp[j] == o->a) o->b = (uint8_t)j;
+        tmp.persp |= o->b != 0xffu && r->vary_interp[o->b] == EG_SOFT_INTERP_PERSPECTIVE;
+    }
     r->fs_const = eg_soft_heap_alloc(sizeof tmp);
     if (!r->fs_const) return EG_STATUS_OUT_OF_MEMORY;
     eg_memcpy(r->fs_const, &tmp, sizeof tmp);
@@ -336,6 +347,34 @@ bool eg_soft_const_block(const struct eg_soft_const_prog *cp, eg_soft_worker_t *
     for (uint32_t c = 0; c < 4u; c++)
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) w->io_out[0].c[c].u[l] = outb[c];
     return true;
+}
+
+/* ---- the same proof over a region of blocks (helper "ui", session 5) ---- */
+
+/* Inputs bounded without interpolating a lane (soft_raster_bound.c): one evaluation covers the
+ * region's blocks, so the interiors of shapes cost one proof per region, not per 4x4 block. */
+bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t outb[4])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const struct eg_soft_const_prog *cp = rs->fs_const;
+    const eg_soft_tri_t *t = f->t;
+    eg_soft_wbound_t wb;
+    if (!eg_soft_weights_bound(f, p, cp->persp, &wb)) return false;
+    aval_t v[CONST_MAX_VALS];
+    eg_memcpy(v, cp->consts, cp->nconst * sizeof v[0]);
+    for (uint32_t i = 0; i < cp->nops; i++) {
+        const cop_t *o = &cp->ops[i];
+        if (o->op != EG_VM_LD_IN) continue;
+        uint32_t j = o->b;
+        if (j >= rs->nvary) return false;   /* not interpolated: the block path reads io_in as is */
+        float a0 = rs->vary_interp[j] == EG_SOFT_INTERP_FLAT ? t->prov->var[j] : t->v[0]->var[j];
+        float d1 = rs->vary_interp[j] == EG_SOFT_INTERP_FLAT ? 0.0f : t->v[1]->var[j] - a0;
+        float d2 = rs->vary_interp[j] == EG_SOFT_INTERP_FLAT ? 0.0f : t->v[2]->var[j] - a0;
+        eg_soft_range_t r;
+        if (!eg_soft_vary_bound_best(f, p, &wb, rs->vary_interp[j], a0, d1, d2, &r)) return false;
+        v[o->dst] = (aval_t){ r.lo, r.hi, r.cst };
+    }
+    return evaluate(cp, v, outb);
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -558,6 +558,71 @@ void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t
     }
 }
 
+/* eg_soft_blend_const over every pixel of a w x h px rectangle (helper "ui", session 5): the
+ * factors once per rectangle; when every dst factor is 0 the result does not depend on the
+ * stored pixel (code * unit * 0 is +0 for every code), so it is computed once and filled. */
+void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w, uint32_t h, const eg_soft_vec4_t *src,
+                              uint32_t fast)
+{
+    float sfs[4], df[4];
+    const_factors(src, fast, sfs, df);
+    bool fill = df[0] == 0.0f && df[1] == 0.0f && df[2] == 0.0f && df[3] == 0.0f;
+    if (fast & EG_SOFT_BLEND_U8_565) {
+        uint32_t last_in = 0, last_out = 0;
+        bool have = false;
+        if (fill) {
+            last_out = blend_chan(sfs[0], df[0], 0, 1.0f / 31.0f, 31.0f) << 11 |
+                       blend_chan(sfs[1], df[1], 0, 1.0f / 63.0f, 63.0f) << 5 | blend_chan(sfs[2], df[2], 0, 1.0f / 31.0f, 31.0f);
+            for (uint32_t y = 0; y < h; y++) {
+                uint8_t *p = px + (size_t)y * t->row_pitch_B;
+                for (uint32_t x = 0; x < w; x++, p += 2) { p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); }
+            }
+            return;
+        }
+        for (uint32_t y = 0; y < h; y++) {
+            uint8_t *p = px + (size_t)y * t->row_pitch_B;
+            for (uint32_t x = 0; x < w; x++, p += 2) {
+                uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+                if (!have || v != last_in) {
+                    last_in = v;
+                    last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
+                               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
+                               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+                    have = true;
+                }
+                p[0] = (uint8_t)last_out;
+                p[1] = (uint8_t)(last_out >> 8);
+            }
+        }
+        return;
+    }
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    uint8_t o[4];
+    if (fill) {
+        for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], 0, 1.0f / 255.0f, 255.0f);
+        for (uint32_t y = 0; y < h; y++) {
+            uint8_t *p = px + (size_t)y * t->row_pitch_B;
+            for (uint32_t x = 0; x < w; x++, p += 4) { p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3]; }
+        }
+        return;
+    }
+    uint32_t last_in = 0;
+    bool have = false;
+    for (uint32_t y = 0; y < h; y++) {
+        uint8_t *p = px + (size_t)y * t->row_pitch_B;
+        for (uint32_t x = 0; x < w; x++, p += 4) {
+            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            if (!have || v != last_in) {
+                last_in = v;
+                for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
+                have = true;
+            }
+            p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3];
+        }
+    }
+}
+
 /* ---- depth / stencil primitives ---- */
 
 bool eg_soft_compare(uint32_t compare, float a, float b)

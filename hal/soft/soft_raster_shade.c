@@ -381,6 +381,35 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     write_colors(f, bx, by, cov, false);
 }
 
+/* shade()'s const path without interpolation or proof: no depth/stencil test (the region walk
+ * of soft_raster.c checks), so only the sample mask and the store remain. */
+void eg_soft_shade_const_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    eg_soft_mask_t pix = 0;
+    for (uint32_t s = 0; s < f->samples; s++) {
+        if (!(f->rs->sample_mask >> s & 1u)) cov[s] = 0;
+        pix |= cov[s];
+    }
+    if (!pix) return;
+    f->w->const_blocks++;
+    write_colors(f, bx, by, cov, true);
+}
+
+/* write_colors' uniform case when it reduces to eg_soft_blend_const on target 0. */
+bool eg_soft_shade_const_rect(eg_soft_frag_t *f, uint32_t x0, uint32_t y0, uint32_t w, uint32_t h)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    const eg_soft_target_t *t = &fb->color[0];
+    if (f->samples != 1u || !(rs->sample_mask & 1u) || rs->rt_count != 1u || fb->color_count < 1u || !rs->blend_fast[0] ||
+        !eg_soft_raster_fast_paths || !rs->blend[0].wmask || !t->base)
+        return false;
+    eg_soft_blend_const_rect(t, t->base + (size_t)y0 * t->row_pitch_B + (size_t)x0 * t->elem_B, w, h, &f->w->io_out[0],
+                             rs->blend_fast[0]);
+    f->w->const_blocks += (w / 4u) * (h / 4u);
+    return true;
+}
+
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;

@@ -600,9 +600,40 @@ bool eg_soft_sample2d_prep(const eg_texture_view_t *view, const eg_sampler_t *sm
     return true;
 }
 
+/* Nearest filtering over lanes [0, n): the texel offsets 4 lanes at a time
+ * (eg_soft_sample2d_offsets: axis_setup's texels), then fast_sample's decode per lane. */
+static void sample2d_nearest(const eg_soft_sample2d_t *p, const float *u, const float *v, uint32_t n, eg_soft_vec4_t *out)
+{
+    uint32_t off[EG_SOFT_LANES];
+    float t[4];
+    eg_soft_sample2d_offsets(p, u, v, n, off);
+    switch ((fast_fmt_t)p->fmt) {
+    case FAST_R8:   /* the glyph atlases of UIs */
+        for (uint32_t l = 0; l < n; l++) {
+            out->c[0].f[l] = eg_soft_unorm8_to_float[p->s.base[off[l]]];
+            out->c[1].f[l] = 0.0f;
+            out->c[2].f[l] = 0.0f;
+            out->c[3].f[l] = 1.0f;
+        }
+        return;
+    default:
+        for (uint32_t l = 0; l < n; l++) {
+            fast_decode((fast_fmt_t)p->fmt, p->s.base + off[l], t);
+            for (int k = 0; k < 4; k++) out->c[k].f[l] = t[k];
+        }
+        return;
+    }
+}
+
 void eg_soft_sample2d(const eg_soft_sample2d_t *p, const float *u, const float *v, eg_soft_mask_t mask,
                       eg_soft_vec4_t *out)
 {
+    if (!p->linear && (mask & (mask + 1u)) == 0u) {   /* lanes [0, n): the span path's chunks */
+        uint32_t n = 0;
+        while (n < EG_SOFT_LANES && (mask >> n & 1u)) n++;
+        sample2d_nearest(p, u, v, n, out);
+        return;
+    }
     fast_dispatch((fast_fmt_t)p->fmt, p->linear, ADDR_CLAMP, ADDR_CLAMP, &p->s, u, v, mask, out);
 }
 

@@ -14,6 +14,9 @@
  * matter), blend_factor / eg_soft_blend_block's products and the targets' pack/unpack
  * conversions. So the bytes equal the general path's, perspective triangles included; tests
  * check that for every class (tests/unit/soft_span_test.c).
+ *
+ * soft_span_store.c holds the stores that skip the per-pixel work: texel copies, constant rows
+ * and one shared source color; soft_span_int.h the types both files use.
  */
 #include "config/emgpu_config.h"
 
@@ -27,33 +30,10 @@
 #include "kernel/api/sampler.h"
 #include "kernel/api/texture_view.h"
 
-#define SPAN_MAX_VALS 12u          /* varyings one span-class program can read: 2 + 4 + 4 */
-#define SPAN_NO_VAL   0xffu
-
-typedef struct eg_soft_span_pipe eg_soft_span_pipe_t;
-
-/** Writes pixels [0, n) of a row segment starting at px from the shaded colors (lanes 0..n-1);
- *  returns how many it left untouched because blending could not change them (0 or n). */
-typedef uint32_t (*span_store_fn)(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c);
-
-struct eg_soft_span_pipe {
-    eg_soft_span_class_t cls;
-    span_store_fn store;
-    bool sa_c, inv_c, sa_a, inv_a;       /* src factor SrcAlpha (else One), dst OneMinusSrcAlpha (else Zero) */
-    bool any_persp;
-    bool texcopy;                        /* output = the texel, no blend: candidate for texel_copy */
-    bool skip_clear;                     /* blend leaves a pixel whose source alpha is 0 unchanged */
-    WGPUTextureFormat target;
-    uint32_t nval;
-    uint8_t vary[SPAN_MAX_VALS];         /* packed varying index (raster pipeline) of each value */
-    uint8_t interp[SPAN_MAX_VALS];
-    uint8_t val_of_slot[4u * EG_SOFT_MAX_LOCATIONS];
-};
+#include "hal/soft/soft_span_int.h"
 
 /* ---- conversions (the general path's: soft_raster_output.c) ---- */
 
-static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
-static inline uint8_t to_unorm8(float v) { return (uint8_t)(int32_t)(clamp01(v) * 255.0f + 0.5f); }
 
 /* Lanes [0, n4) are computed, n4 = n rounded up to 4 (whole vectors); the stores write n. Every
  * lane below n4 holds a finite or clamped value (interpolated, or zeroed by the unpacks). */
@@ -154,9 +134,21 @@ static EG_ALWAYS_INLINE void store8_simd(const eg_soft_vec4_t *c, uint8_t *px, u
             q[ch] = (vu_t)__builtin_convertvector(vclamp01(x[ch]) * m + h, vi_t);
         }
         vu_t w = q[0] << sr | q[1] << sg | q[2] << sb | q[3] << 24;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (k + 4u <= n) {   /* 4 whole pixels: the words' bytes are the pixels' (little-endian) */
+            VSTORE(px + 4u * k, w);
+            continue;
+        }
+#endif
         VSTORE(words + k, w);
     }
-    for (uint32_t i = 0; i < n; i++, px += 4) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t done = n & ~3u;
+    px += 4u * done;
+#else
+    uint32_t done = 0;
+#endif
+    for (uint32_t i = done; i < n; i++, px += 4) {
         uint32_t w = words[i];
         px[0] = (uint8_t)w; px[1] = (uint8_t)(w >> 8); px[2] = (uint8_t)(w >> 16); px[3] = (uint8_t)(w >> 24);
     }
@@ -186,6 +178,7 @@ static uint32_t store_##name##_blend(const eg_soft_span_pipe_t *sp, uint8_t *px,
     const uint8_t *q = px;                                                                          \
     uint32_t n4 = round4(n), i;                                                                     \
     if (sp->skip_clear && all_clear(c, n)) return n;                                                \
+    if (sp->skip_clear && (i = eg_soft_span_blend_shared(sp, px, n, c, 4u, (r) == 2)) != SHARED_NO) return i;\
     for (i = 0; i < n; i++, q += 4) {                                                               \
         d.c[0].f[i] = (float)q[r] * (1.0f / 255.0f); d.c[1].f[i] = (float)q[g] * (1.0f / 255.0f);   \
         d.c[2].f[i] = (float)q[b] * (1.0f / 255.0f); d.c[3].f[i] = (float)q[3] * (1.0f / 255.0f);   \
@@ -236,6 +229,7 @@ static uint32_t store_565_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint
     eg_soft_vec4_t d;
     uint32_t n4 = round4(n), i;
     if (sp->skip_clear && all_clear(c, n)) return n;
+    if (sp->skip_clear && (i = eg_soft_span_blend_shared(sp, px, n, c, 2u, false)) != SHARED_NO) return i;
     for (i = 0; i < n; i++) {
         uint32_t v = (uint32_t)px[2 * i] | (uint32_t)px[2 * i + 1] << 8;
         d.c[0].f[i] = (float)(v >> 11) * (1.0f / 31.0f);
@@ -248,47 +242,7 @@ static uint32_t store_565_blend(const eg_soft_span_pipe_t *sp, uint8_t *px, uint
     return store_565(sp, px, n, &d);
 }
 
-/* ---- texel copy: output = the sampled texel, stored without blending ---- */
-
-/* The texel copy stores texel bytes unchanged, which equals decode + store only when every
- * stored value converts back to itself: checked here over all 8-, 6- and 5-bit values with the
- * very conversions of the sampler (tables) and of the stores above, not assumed. */
-static bool unorm_round_trips(void)
-{
-    for (uint32_t q = 0; q < 256u; q++)
-        if (to_unorm8(eg_soft_unorm8_to_float[q]) != q) return false;
-    for (uint32_t q = 0; q < 32u; q++)
-        if ((uint32_t)(clamp01(eg_soft_unorm5_to_float[q]) * 31.0f + 0.5f) != q) return false;
-    for (uint32_t q = 0; q < 64u; q++)
-        if ((uint32_t)(clamp01(eg_soft_unorm6_to_float[q]) * 63.0f + 0.5f) != q) return false;
-    return true;
-}
-
-/* The blend stores' unpack then pack of every stored code gives the code back (skip_clear). */
-static bool dst_round_trips(WGPUTextureFormat fmt)
-{
-    if (fmt != EG_FORMAT_RGB565_VALUE) {
-        for (uint32_t q = 0; q < 256u; q++)
-            if (to_unorm8((float)q * (1.0f / 255.0f)) != q) return false;
-        return true;
-    }
-    for (uint32_t q = 0; q < 64u; q++) {
-        if (q < 32u && (uint32_t)(clamp01((float)q * (1.0f / 31.0f)) * 31.0f + 0.5f) != q) return false;
-        if ((uint32_t)(clamp01((float)q * (1.0f / 63.0f)) * 63.0f + 0.5f) != q) return false;
-    }
-    return true;
-}
-
-/* Texel format -> target format pairs the copy handles: 1 same bytes (4), 2 same bytes (2,
- * RGB565), 3 R and B swapped (RGBA8 <-> BGRA8); 0 none. */
-static uint32_t texcopy_kind(WGPUTextureFormat target, WGPUTextureFormat texel)
-{
-    bool t8 = target == WGPUTextureFormat_RGBA8Unorm || target == WGPUTextureFormat_BGRA8Unorm;
-    bool x8 = texel == WGPUTextureFormat_RGBA8Unorm || texel == WGPUTextureFormat_BGRA8Unorm;
-    if (t8 && x8) return target == texel ? 1u : 3u;
-    if (target == EG_FORMAT_RGB565_VALUE && texel == EG_FORMAT_RGB565_VALUE) return 2u;
-    return 0u;
-}
+/* ---- texel copy (eg_soft_span_texcopy_kind): per chunk, so kept here to inline ---- */
 
 /* Pixels [0, n) of a row from the texels at p->s.base + off[i]. */
 static void texel_copy(uint32_t kind, const uint8_t *base, const uint32_t *off, uint8_t *px, uint32_t n)
@@ -368,8 +322,10 @@ static bool classify(const struct eg_soft_raster_pipeline *r, eg_soft_span_pipe_
             return false;
     }
     sp->target = fmt;
-    sp->texcopy = sp->cls.tex && !blend && unorm_round_trips();
-    sp->skip_clear = blend && sp->sa_c && sp->inv_c && sp->inv_a && dst_round_trips(fmt);
+    if (!sp->cls.tex && !blend)
+        sp->rowconst = fmt == WGPUTextureFormat_RGBA8Unorm ? ROWC_RGBA8 : fmt == WGPUTextureFormat_BGRA8Unorm ? ROWC_BGRA8 : ROWC_565;
+    sp->texcopy = sp->cls.tex && !blend && eg_soft_span_unorm_round_trips();
+    sp->skip_clear = blend && sp->sa_c && sp->inv_c && sp->inv_a && eg_soft_span_dst_round_trips(fmt);
     for (uint32_t c = 0; c < 4u; c++)
         if (sp->cls.src[c] != (EG_SOFT_SPAN_TEX | c) || sp->cls.mul[c] != EG_SOFT_SPAN_NONE) sp->texcopy = false;
     return true;
@@ -452,11 +408,6 @@ static void edges_step(edge_walk_t e[3])
     }
 }
 
-/* Per-triangle constants of the interpolation (soft_raster_shade.c barycentrics). */
-typedef struct span_tri {
-    float d1x, d1y, d2x, d2y, iw0, iw1, iw2;
-    float a0[SPAN_MAX_VALS], dv1[SPAN_MAX_VALS], dv2[SPAN_MAX_VALS];
-} span_tri_t;
 
 /* Interpolates the pipeline's values for pixels x0 .. x0 + n4 - 1 of row y (lanes [0, n4); the
  * other lanes keep what they held: never stored). */
@@ -465,6 +416,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
 {
     const eg_soft_setup_t *s = &f->s;
     float l1[EG_SOFT_LANES], l2[EG_SOFT_LANES], p1[EG_SOFT_LANES], p2[EG_SOFT_LANES];
+    if (k->fixed == (1u << sp->nval) - 1u) return;
     int64_t Y = (y & ~(int64_t)3) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
     float fy = (float)(y & 3);
     int64_t r1 = s->B[1] * Y + s->C[1], r2 = s->B[2] * Y + s->C[2];
@@ -503,7 +455,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
         VSTORE(l1 + i, a);
         VSTORE(l2 + i, b);
     }
-    if (sp->any_persp) {
+    if (k->persp) {
         vf_t one = vsplat(1.0f), iw0 = vsplat(k->iw0), iw1 = vsplat(k->iw1), iw2 = vsplat(k->iw2);
         for (uint32_t i = 0; i < n4; i += 4) {
             vf_t a, b;
@@ -519,6 +471,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
         }
     }
     for (uint32_t v = 0; v < sp->nval; v++) {
+        if (k->fixed >> v & 1u) continue;
         float *dst = vals[v].f, a0 = k->a0[v], d1 = k->dv1[v], d2 = k->dv2[v];
         vf_t va = vsplat(a0), vd1 = vsplat(d1), vd2 = vsplat(d2);
         if (sp->interp[v] == EG_SOFT_INTERP_FLAT) {
@@ -542,7 +495,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
         l1[i] = e1b[j] + fx * k->d1x + fy * k->d1y;
         l2[i] = e2b[j] + fx * k->d2x + fy * k->d2y;
     }
-    if (sp->any_persp)
+    if (k->persp)
         for (uint32_t i = 0; i < n4; i++) {
             float l0 = 1.0f - l1[i] - l2[i];
             float q0 = l0 * k->iw0, q1 = l1[i] * k->iw1, q2 = l2[i] * k->iw2;
@@ -552,6 +505,7 @@ static void interp_chunk(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
             p2[i] = q2 * r;
         }
     for (uint32_t v = 0; v < sp->nval; v++) {
+        if (k->fixed >> v & 1u) continue;
         float *dst = vals[v].f, a0 = k->a0[v], d1 = k->dv1[v], d2 = k->dv2[v];
         if (sp->interp[v] == EG_SOFT_INTERP_FLAT) {
             for (uint32_t i = 0; i < n4; i++) dst[i] = a0;
@@ -615,7 +569,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         op.sampler = smp;
         op.lod_mode = EG_SOFT_LOD_EXPLICIT;   /* lod_or_bias NULL: 0 */
         prepared = eg_soft_sample2d_prep(view, smp, &s2);
-        if (prepared && sp->texcopy && !s2.linear) copy_kind = texcopy_kind(sp->target, s2.format);
+        if (prepared && sp->texcopy && !s2.linear) copy_kind = eg_soft_span_texcopy_kind(sp->target, s2.format);
     }
     span_tri_t k;
     const eg_soft_setup_t *s = &f->s;
@@ -636,18 +590,32 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     eg_soft_vec4_t tex, out;
     eg_memset(&tex, 0, sizeof tex);
     eg_memset(vals, 0, sizeof vals);   /* lanes past a short chunk are copied, never stored */
-    uint32_t filled = 0, copied = 0, skipped = 0;
+    eg_soft_span_fixed(sp, &k, vals);
+    uint32_t filled = 0, copied = 0, skipped = 0, rows = 0;
     const float *u = NULL, *v = NULL;
     if (sp->cls.tex) {
         u = vals[sp->val_of_slot[sp->cls.uv[0]]].f;
         v = vals[sp->val_of_slot[sp->cls.uv[1]]].f;
     }
+    /* a triangle of fixed values has constant rows of any length, proved without bounds */
+    int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : ROWC_MIN_PX;
+    bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
+    uint32_t misses = 0;
     edge_walk_t ew[3];
     edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, ew);
     for (int64_t y = py0; y < py1; y++, edges_step(ew)) {
         int64_t x0 = px0, x1 = px1;
         edges_range(ew, &x0, &x1);
         uint8_t *row = tg->base + (size_t)y * tg->row_pitch_B;
+        if (try_rows && x1 - x0 >= rows_min) {
+            if (eg_soft_span_row_const(f, sp, &k, x0, x1, y, row + (size_t)x0 * tg->elem_B)) {
+                filled += (uint32_t)(x1 - x0);
+                rows += (uint32_t)(x1 - x0);
+                misses = 0;
+                continue;
+            }
+            if (++misses == ROWC_MAX_MISSES) try_rows = false;
+        }
         for (int64_t x = x0; x < x1; x += EG_SOFT_LANES) {
             uint32_t n = x1 - x < (int64_t)EG_SOFT_LANES ? (uint32_t)(x1 - x) : EG_SOFT_LANES;
             uint32_t n4 = round4(n);
@@ -676,6 +644,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     f->w->span_px += filled;
     f->w->span_copy_px += copied;
     f->w->span_skip_px += skipped;
+    f->w->span_row_px += rows;
     return true;
 }
 

@@ -105,6 +105,9 @@ struct eg_soft_program {
     uint32_t const_count;
     uint32_t reg_count, block_count;
     const uint32_t *block_pc;   /* first instruction of each block */
+    /* The code pre-decoded for call threading (soft_vm_thread.c), one entry per instruction;
+     * NULL where the target has no vector registers (then only the switch interpreter runs). */
+    const struct eg_vm_top *thread;
     uint32_t slot_count;
     eg_vm_slot_t slots[EG_VM_MAX_SLOTS];
     bool uses_barrier;
@@ -147,6 +150,17 @@ typedef struct eg_vm_state {
 void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st);
 /** Fills res from the bound groups for the program's slots. */
 void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_res_t *res);
+
+/* soft_vm_thread.c: the pre-decoded stream. eg_vm_thread_size_B is 0 where it is not built;
+ * eg_vm_thread_build fills it (p's code and consts already in place) and sets p->thread, with
+ * handlers of vw lanes per vector (0: the widest the CPU runs; tests force 4 or 8);
+ * eg_vm_thread_widths: a bit per width the CPU runs (4, 8), 0 where nothing is threaded. */
+size_t eg_vm_thread_size_B(uint32_t code_count);
+void eg_vm_thread_build(eg_soft_program_t *p, void *mem, uint32_t vw);
+uint32_t eg_vm_thread_widths(void);
+/** Runs pre-decoded instructions from pc while every lane that matters runs (st's mask mode
+ *  is "fast"); returns the pc of the first instruction the switch interpreter must run. */
+uint32_t eg_vm_thread_run(const eg_soft_program_t *p, eg_vm_state_t *st, uint32_t pc);
 
 /* soft_vm_alu.c: d = op(a, b, c) in every lane (vector code where EMGPU_SOFT_SIMD allows);
  * eg_vm_alu_scalar is the plain per-lane loop, kept callable so tests compare the two. */

@@ -590,7 +590,8 @@ static eg_status_t finish(vm_cc_t *cc, eg_soft_program_t **out)
     size_t consts_B = (size_t)cc->const_n * sizeof(eg_soft_reg_t);
     size_t pcs_B = EG_ALIGN_UP((size_t)cc->block_n * 4u, (size_t)16);
     size_t head_B = EG_ALIGN_UP(sizeof *p, (size_t)16);
-    uint8_t *mem = eg_soft_heap_alloc(head_B + consts_B + code_B + pcs_B);
+    size_t thread_B = eg_vm_thread_size_B(cc->code_n);
+    uint8_t *mem = eg_soft_heap_alloc(head_B + consts_B + code_B + pcs_B + thread_B);
     if (!mem) return EG_STATUS_OUT_OF_MEMORY;
     eg_soft_program_t *q = (eg_soft_program_t *)(void *)mem;
     *q = *p;
@@ -607,6 +608,8 @@ static eg_status_t finish(vm_cc_t *cc, eg_soft_program_t **out)
     q->code_count = cc->code_n;
     q->block_pc = pcs;
     q->block_count = cc->block_n;
+    q->thread = NULL;
+    if (thread_B) eg_vm_thread_build(q, mem + head_B + consts_B + code_B + pcs_B, 0);
     *out = q;
     return EG_STATUS_OK;
 }

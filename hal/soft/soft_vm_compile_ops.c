@@ -7,6 +7,11 @@
 
 #define N_ EG_VM_NONE
 
+/* soft_vm_image.c: an atomic of kind (EG_VM_ATOM_*) on the texel of storage image `slot` (of
+ * image type `img`) at the coordinate registers coord[0..n); returns the old value's register. */
+uint32_t vm_lower_image_atomic(vm_cc_t *cc, uint32_t slot, uint32_t img, const uint32_t *coord, uint32_t n,
+                               uint32_t kind, uint32_t value, uint32_t cmp);
+
 typedef struct alu_map { uint16_t spv, vm; uint8_t arity; } alu_map_t;
 
 /* Component-wise SPIR-V opcodes and the VM op each lane component becomes. */
@@ -194,7 +199,10 @@ static bool lower_composite(vm_cc_t *cc, const eg_ir_inst_t *in)
             o[k] = s < na ? a[s] : b[s - na < nb ? s - na : 0];
         }
         break;
-    case SpvOpCopyObject: case SpvOpBitcast: case SpvOpSConvert: case SpvOpUConvert: case SpvOpFConvert:
+    /* OpCopyLogical (SPIR-V 1.4): the two types differ only in decorations (explicit layout),
+     * and components are kept in logical order, so it is a renaming like OpCopyObject. */
+    case SpvOpCopyObject: case SpvOpCopyLogical: case SpvOpBitcast: case SpvOpSConvert: case SpvOpUConvert:
+    case SpvOpFConvert:
         a = vm_comps(cc, in->operands[0], &na);
         for (uint32_t k = 0; k < nout && k < na; k++) o[k] = a[k];
         break;
@@ -218,6 +226,29 @@ static bool lower_composite(vm_cc_t *cc, const eg_ir_inst_t *in)
         break;
     }
     default: return vm_fail(cc, EG_STATUS_INTERNAL, "composite opcode %u", (unsigned)in->op);
+    }
+    set_result(cc, in, out);
+    return !cc->failed;
+}
+
+/* SPIR-V OpQuantizeToF16: "Quantize a floating-point value to what is expressible by a 16-bit
+ * floating-point value": an infinity or NaN stays one, a magnitude too large for binary16 becomes
+ * the infinity of its sign, and one "too small to represent as a normalized 16-bit floating-point
+ * value" becomes +0 or -0 (WGSL quantizeToF16: converted to binary16 and back). PACK_H2 rounds
+ * to nearest even (overflow to infinity); its binary16 subnormals are flushed here to the
+ * zero of their sign, since binary16 normals start at 2^-14 (f32 bits 0x38800000). */
+static bool lower_quantize(vm_cc_t *cc, const eg_ir_inst_t *in)
+{
+    uint32_t n, *a = vm_comps(cc, in->operands[0], &n);
+    vm_val_t out = vm_new_comps(cc, n, false);
+    for (uint32_t k = 0; k < n && !cc->failed; k++) {
+        uint32_t h = emit2(cc, EG_VM_PACK_H2, a[k], a[k]);
+        uint32_t q = vm_temp(cc);
+        vm_emit(cc, EG_VM_UNPACK_H2, q, h, N_, N_, N_, 0);
+        uint32_t mag = emit2(cc, EG_VM_AND, q, vm_const(cc, 0x7fffffffu));
+        uint32_t tiny = emit2(cc, EG_VM_ULT, mag, vm_const(cc, 0x38800000u));
+        uint32_t zero = emit2(cc, EG_VM_AND, q, vm_const(cc, 0x80000000u));
+        vm_emit(cc, EG_VM_SELECT, cc->comps[out.idx + k], tiny, zero, q, N_, 0);
     }
     set_result(cc, in, out);
     return !cc->failed;
@@ -341,6 +372,25 @@ static void step(vm_cc_t *cc, vm_ptr_t *p, uint32_t index_id)
     p->dyn = p->dyn == N_ ? scaled : emit2(cc, EG_VM_IADD, p->dyn, scaled);
 }
 
+/* A texel pointer (SPIR-V OpImageTexelPointer: "Use of such a pointer is limited to atomic
+ * operations", so OpLoad/OpStore through one are rejected). Its fields carry the image slot
+ * and image type (mstride_B) and the coordinate value's component list (base = index into
+ * cc->comps, limit = count). */
+#define VM_SPACE_TEXEL 3u
+
+static bool lower_texel_pointer(vm_cc_t *cc, const eg_ir_inst_t *in)
+{
+    const vm_val_t *img = vm_val(cc, in->operands[0]), *coord = vm_val(cc, in->operands[1]);
+    if (img->kind != VM_VAL_IMAGE || coord->kind != VM_VAL_COMPS)
+        return vm_fail(cc, EG_STATUS_INTERNAL, "OpImageTexelPointer %u: not a storage image and coordinate",
+                       (unsigned)in->result);
+    vm_ptr_t p = { .space = VM_SPACE_TEXEL, .slot = (uint16_t)img->idx, .type = eg_ir_type(cc->ir, in->type)->elem,
+                   .base = coord->idx, .limit = coord->n, .dyn = N_, .vstride_B = 4,
+                   .mstride_B = eg_ir_type(cc->ir, eg_ir_type_of(cc->ir, in->operands[0]))->elem };
+    set_result(cc, in, new_ptr(cc, &p));
+    return !cc->failed;
+}
+
 static bool lower_access_chain(vm_cc_t *cc, const eg_ir_inst_t *in)
 {
     vm_ptr_t p = *ptr_of(cc, in->operands[0]);
@@ -383,11 +433,22 @@ static uint32_t flatten_buf(vm_cc_t *cc, const vm_ptr_t *p, uint32_t *offs, uint
     return n;
 }
 
-#define VM_MAX_ACCESS 64u   /* scalars one load/store of a buffer or workgroup value may move */
+#define VM_MAX_ACCESS 64u   /* scalars of a buffer access whose offsets fit on the stack */
+
+/* Room for the byte offsets of n scalars: the stack buffer, or scratch arena space for bigger
+ * values (a whole array<f32, 256> loaded at once is valid SPIR-V). */
+static uint32_t *access_offsets(vm_cc_t *cc, uint32_t *local, uint32_t n)
+{
+    if (n <= VM_MAX_ACCESS) return local;
+    uint32_t *o = eg_arena_alloc(cc->arena, (size_t)n * 4u, 4);
+    if (!o) vm_fail(cc, EG_STATUS_OUT_OF_MEMORY, "a buffer access of %u scalars does not fit the compile scratch: "
+                    "raise EMGPU_SOFT_COMPILE_SCRATCH_BYTES", (unsigned)n);
+    return o;
+}
 
 bool vm_load(vm_cc_t *cc, const vm_ptr_t *p, vm_val_t *out)
 {
-    uint32_t n = eg_ir_scalars(cc->ir, p->type), offs[VM_MAX_ACCESS];
+    uint32_t n = eg_ir_scalars(cc->ir, p->type), local[VM_MAX_ACCESS], *offs;
     *out = vm_new_comps(cc, n, false);
     uint32_t *o = &cc->comps[out->idx];
     if (p->space == VM_SPACE_REG) {
@@ -398,7 +459,7 @@ bool vm_load(vm_cc_t *cc, const vm_ptr_t *p, vm_val_t *out)
         }
         return !cc->failed;
     }
-    if (n > VM_MAX_ACCESS) return vm_fail(cc, EG_STATUS_INTERNAL, "load of %u scalars at once", (unsigned)n);
+    if (!(offs = access_offsets(cc, local, n))) return false;
     if (p->space == VM_SPACE_BUF) flatten_buf(cc, p, offs, n);
     for (uint32_t k = 0; k < n; k++) {
         if (p->space == VM_SPACE_BUF) vm_emit(cc, EG_VM_LDBUF, o[k], p->dyn, N_, N_, p->slot, offs[k]);
@@ -409,7 +470,7 @@ bool vm_load(vm_cc_t *cc, const vm_ptr_t *p, vm_val_t *out)
 
 bool vm_store(vm_cc_t *cc, const vm_ptr_t *p, const uint32_t *src, uint32_t n)
 {
-    uint32_t offs[VM_MAX_ACCESS];
+    uint32_t local[VM_MAX_ACCESS], *offs;
     if (p->space == VM_SPACE_REG) {
         uint32_t off = p->off + n > p->limit ? p->limit - n : p->off;
         for (uint32_t k = 0; k < n; k++) {
@@ -418,7 +479,7 @@ bool vm_store(vm_cc_t *cc, const vm_ptr_t *p, const uint32_t *src, uint32_t n)
         }
         return !cc->failed;
     }
-    if (n > VM_MAX_ACCESS) return vm_fail(cc, EG_STATUS_INTERNAL, "store of %u scalars at once", (unsigned)n);
+    if (!(offs = access_offsets(cc, local, n))) return false;
     if (p->space == VM_SPACE_BUF) flatten_buf(cc, p, offs, n);
     for (uint32_t k = 0; k < n; k++) {
         if (p->space == VM_SPACE_BUF) vm_emit(cc, EG_VM_STBUF, N_, p->dyn, src[k], N_, p->slot, offs[k]);
@@ -451,6 +512,8 @@ static bool lower_load(vm_cc_t *cc, const eg_ir_inst_t *in)
         return true;
     }
     vm_val_t out;
+    if (ptr_of(cc, in->operands[0])->space == VM_SPACE_TEXEL)
+        return vm_fail(cc, EG_STATUS_INTERNAL, "OpLoad through an image texel pointer");
     if (!vm_load(cc, ptr_of(cc, in->operands[0]), &out)) return false;
     set_result(cc, in, out);
     return true;
@@ -459,6 +522,8 @@ static bool lower_load(vm_cc_t *cc, const eg_ir_inst_t *in)
 static bool lower_store(vm_cc_t *cc, const eg_ir_inst_t *in)
 {
     uint32_t n, *src = vm_comps(cc, in->operands[1], &n);
+    if (ptr_of(cc, in->operands[0])->space == VM_SPACE_TEXEL)
+        return vm_fail(cc, EG_STATUS_INTERNAL, "OpStore through an image texel pointer");
     return vm_store(cc, ptr_of(cc, in->operands[0]), src, n);
 }
 
@@ -511,6 +576,16 @@ static bool lower_atomic(vm_cc_t *cc, const eg_ir_inst_t *in)
     }
     const vm_ptr_t *p = ptr_of(cc, in->operands[0]);
     if (p->space == VM_SPACE_REG) return vm_fail(cc, EG_STATUS_INTERNAL, "atomic on a Function variable");
+    if (p->space == VM_SPACE_TEXEL) {
+        uint32_t r = vm_lower_image_atomic(cc, p->slot, p->mstride_B, &cc->comps[p->base], p->limit, kind,
+                                           value, cmp);
+        if (in->result) {
+            vm_val_t out = vm_alias_comps(cc, 1);
+            cc->comps[out.idx] = r;
+            set_result(cc, in, out);
+        }
+        return !cc->failed;
+    }
     uint32_t d = kind | (p->space == VM_SPACE_WG ? 0x80u : (uint32_t)p->slot << 8);
     vm_val_t out = vm_new_comps(cc, 1, false);
     vm_emit(cc, EG_VM_ATOM, cc->comps[out.idx], p->dyn, value, cmp, d, p->off);
@@ -543,9 +618,11 @@ bool vm_lower_inst(vm_cc_t *cc, vm_frame_t *f, const eg_ir_inst_t *in)
     case SpvOpVectorTimesMatrix: case SpvOpMatrixTimesMatrix: case SpvOpOuterProduct: case SpvOpTranspose:
         return lower_matrix(cc, in);
     case SpvOpCompositeConstruct: case SpvOpCompositeExtract: case SpvOpCompositeInsert:
-    case SpvOpVectorShuffle: case SpvOpCopyObject: case SpvOpBitcast: case SpvOpSConvert:
+    case SpvOpVectorShuffle: case SpvOpCopyObject: case SpvOpCopyLogical: case SpvOpBitcast: case SpvOpSConvert:
     case SpvOpUConvert: case SpvOpFConvert: case SpvOpVectorExtractDynamic: case SpvOpVectorInsertDynamic:
         return lower_composite(cc, in);
+    case SpvOpQuantizeToF16: return lower_quantize(cc, in);
+    case SpvOpImageTexelPointer: return lower_texel_pointer(cc, in);
     case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
     case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
     case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax:

@@ -223,6 +223,7 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
     bool fast = all_lanes(st);
     eg_soft_reg_t t;
     for (;;) {
+        if (fast && p->thread) pc = eg_vm_thread_run(p, st, pc);
         const eg_vm_inst_t *in = &code[pc++];
         switch (in->op) {
         case EG_VM_END:

@@ -130,7 +130,9 @@ static const uint16_t denied[][2] = {
 
 static bool op_allowed(uint32_t op)
 {
-    if (op > SpvOpPtrNotEqual) return op == SpvOpDecorateString || op == SpvOpMemberDecorateString;
+    /* OpPtrEqual / OpPtrNotEqual / OpPtrDiff compare pointers, which logical addressing allows only
+     * with VariablePointers (not in WebGPU's capability list); spirv-val rejects them too. */
+    if (op >= SpvOpPtrEqual) return op == SpvOpDecorateString || op == SpvOpMemberDecorateString;
     for (size_t i = 0; i < EG_ARRAY_LEN(denied); i++)
         if (op >= denied[i][0] && op <= denied[i][1]) return false;
     return true;

@@ -223,6 +223,28 @@ static bool check_variable(eg_spirv_ctx_t *c, uint32_t w)
     return true;
 }
 
+/* GLSL.std.450 instructions WebGPU modules cannot use: IMix (47) is "Reserved" in the
+ * extended-instruction-set spec (spirv-val rejects it), InterpolateAtCentroid/Sample/Offset
+ * (76-78) need the InterpolationFunction capability, and numbers past 81 do not exist. The
+ * NonSemantic.* sets are ignored by definition. */
+static bool check_ext_inst(eg_spirv_ctx_t *c, uint32_t w)
+{
+    const eg_spirv_module_t *m = c->m;
+    uint32_t set = eg_spirv_word(m, w, 3), inst = eg_spirv_word(m, w, 4);
+    uint32_t d = eg_spirv_def(m, set);
+    if (!d || eg_spirv_op(m, d) != SpvOpExtInstImport) return true;   /* operand checks report it */
+    const char *name = (const char *)(const void *)&m->words[d + 2];
+    if (eg_strcmp(name, "GLSL.std.450")) return true;
+    if (inst == 0 || inst > 81 || inst == 47)
+        return eg_spirv_fail(c, EG_SPIRV_RULE_EXT_INST_SET, w, "GLSL.std.450 instruction %u does not exist "
+                             "(47 IMix is reserved; valid: 1 to 81)", (unsigned)inst);
+    if (inst >= 76 && inst <= 78)
+        return eg_spirv_fail(c, EG_SPIRV_RULE_EXT_INST_SET, w, "GLSL.std.450 InterpolateAt%s (%u) needs the "
+                             "InterpolationFunction capability, which WebGPU does not allow",
+                             inst == 76 ? "Centroid" : inst == 77 ? "Sample" : "Offset", (unsigned)inst);
+    return true;
+}
+
 static bool check_shuffle(eg_spirv_ctx_t *c, uint32_t w)
 {
     for (uint32_t i = 5; i < eg_spirv_wc(c->m, w); i++)
@@ -261,6 +283,7 @@ bool eg_spirv_validate_module(eg_spirv_ctx_t *c)
         default:
             if (op == SpvOpVariable) ok = check_variable(c, w);
             else if (op == SpvOpVectorShuffle) ok = check_shuffle(c, w);
+            else if (op == SpvOpExtInst) ok = check_ext_inst(c, w);
             break;
         }
         if (!ok) return false;

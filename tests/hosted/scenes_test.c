@@ -195,44 +195,14 @@ typedef struct run {
     uint64_t small_hash[128], full_hash[128];
 } run_t;
 
-#if EMGPU_HAL_D3D12 && defined(_WIN32)
-#include <windows.h>
-/* Scenes that cannot pass on d3d12 under wine 8.0 (its vkd3d 1.6; lavapipe 25 from
- * boards/windows-x64/lavapipe.sh underneath), each with the measured defect (hal/d3d12/README.md,
- * "Under wine"). Under wine such a failure is printed as N/A with the defect named (like the unit
- * tests' N/A lines: not a pass, and not a skip of something this machine should run); anywhere
- * else, and for a scene that passes, nothing changes. */
-static const struct { const char *scene, *why; } k_wine_defects[] = {
-    { "stencil_", "vkd3d 1.6 copies the stencil plane with the D24S8 texel size as row length" },
-    { "rgb565", "vkd3d 1.6 knows no DXGI_FORMAT_B5G6R5_UNORM" },
-};
-
-static const char *wine_defect(const char *backend, const char *scene)
-{
-    static int wine = -1;
-    if (strcmp(backend, "d3d12") != 0) return NULL;
-    if (wine < 0) wine = GetProcAddress(GetModuleHandleA("ntdll.dll"), "wine_get_version") != NULL;
-    for (size_t i = 0; wine && i < sizeof k_wine_defects / sizeof k_wine_defects[0]; i++)
-        if (strncmp(scene, k_wine_defects[i].scene, strlen(k_wine_defects[i].scene)) == 0) return k_wine_defects[i].why;
-    return NULL;
-}
-#else
-static const char *wine_defect(const char *backend, const char *scene) { (void)backend; (void)scene; return NULL; }
-#endif
+/* No scene is N/A under wine any more (session 5): the stencil readback defect of vkd3d 1.6 is
+ * probed and worked around in hal/d3d12, and an adapter without RGB565 says so through
+ * wgpuAdapterEmgpuHasTextureFormat (below). */
 
 static void fail(run_t *r, const char *backend, const char *scene, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    const char *known = wine_defect(backend, scene);
-    if (known) {
-        printf("N/A  %s/%s: known wine defect (%s; hal/d3d12/README.md): ", backend, scene, known);
-        vprintf(fmt, ap);
-        printf("\n");
-        va_end(ap);
-        r->na++;
-        return;
-    }
     printf("FAIL %s/%s: ", backend, scene);
     vprintf(fmt, ap);
     printf("\n");

@@ -1,29 +1,9 @@
 /* D3D12 backend tests: zero-init, placed-footprint copies, clears, heap accounting and fault injection at the HAL boundary. */
-#include <string.h>
-
-#include "tests/harness/test_device.h"
-#include "tests/shaders/spv_embed.h"
-#include "tests/unit/cmd_test_util.h"
-#include "hal/d3d12/d3d_fault.h"
-#include "port/port.h"
+#include "tests/unit/d3d12_test_util.h"
 
 /* Only boards with the D3D12 backend build these tests (their static readback buffers would
- * cost RAM on the small boards for nothing). */
+ * cost RAM on the small boards for nothing). Shared setup: d3d12_test_util.h. */
 #if EMGPU_HAL_D3D12
-
-/* HRESULTs (the test does not include Windows headers). */
-enum { FAULT_OOM = (int32_t)0x8007000E /* E_OUTOFMEMORY */, FAULT_LOST = (int32_t)0x887A0005 /* DXGI_ERROR_DEVICE_REMOVED */ };
-
-/* A device only when this run targets D3D12 (EMGPU_TEST_BACKEND=d3d12 on the windows-x64 board,
- * under wine); these tests check D3D12 behaviour and are not applicable elsewhere. */
-static WGPUDevice d3d_device(void)
-{
-    WGPUDevice d = eg_test_device("soft");
-    if (d && strcmp(eg_test_backend(), "d3d12") == 0) return d;
-    if (d) eg_test_device_release();
-    return NULL;
-}
-#define D3D_SETUP() WGPUDevice d = d3d_device(); if (!d) EG_NOT_APPLICABLE("runs in the D3D12 pass (EMGPU_TEST_BACKEND=d3d12)")
 
 EG_TEST(d3d12, adapter_reports_d3d12)
 {
@@ -198,13 +178,6 @@ EG_TEST(d3d12, validation_layer_silent)
 
 /* ---- fault injection at the HAL boundary (hal/d3d12/d3d_fault.h) ---- */
 
-static bool device_is_lost(WGPUDevice d)
-{
-    WGPUFutureWaitInfo w = { wgpuDeviceGetLostFuture(d), WGPU_FALSE };
-    (void)wgpuInstanceWaitAny(eg_test_instance(), 1, &w, 0);
-    return w.completed;
-}
-
 static bool basic_cycle(WGPUDevice d)
 {
     bool ok = buffer_cycle(d);
@@ -239,6 +212,8 @@ EG_TEST(d3d12, fault_each_call_oom_recovers_without_leak)
     uint32_t calls = count_cycle_calls();
     EG_ASSERT(calls >= 8);   /* placements, list resets/closes, signals, maps, descriptors */
     uint32_t unreached = 0;
+    eg_d3d_replacement_stats_t r0, r1;
+    eg_d3d_replacement_stats(&r0);
     for (uint32_t n = 1; n <= calls; n++) {
         WGPUDevice dn = d3d_device();
         EG_ASSERT(dn);
@@ -248,6 +223,11 @@ EG_TEST(d3d12, fault_each_call_oom_recovers_without_leak)
         const char *fired = eg_d3d_fault_fired();
         eg_d3d_fault_disarm();
         bool lost = device_is_lost(dn);
+        /* A failed Signal is signalled again, a failed upload-list Close recorded again
+         * (d3d_queue.c): neither loses the device. */
+        if (fired && (strcmp(fired, "ID3D12CommandQueue::Signal") == 0 ||
+                      strcmp(fired, "ID3D12GraphicsCommandList::Close (upload)") == 0))
+            EG_EXPECT(!lost);
         if (!fired) {
             /* Fence waits depend on how fast the GPU runs: this run made fewer calls. */
             unreached++;
@@ -274,6 +254,119 @@ EG_TEST(d3d12, fault_each_call_oom_recovers_without_leak)
     eg_test_printf("    %u fallible calls failed in turn (%u not reached in their run)\n", (unsigned)calls,
                    (unsigned)unreached);
     EG_EXPECT(unreached * 4 < calls);
+    /* The walk failed main lists (Reset, recording, Close) of streams that move buffers between
+     * copy states: each was replaced by its texture barriers alone, naming no buffer state, and
+     * the cycle after it was right (above). */
+    eg_d3d_replacement_stats(&r1);
+    eg_test_printf("    %u failed submits replaced: %u texture transitions kept, %u buffer ones left out\n",
+                   (unsigned)(r1.replacements - r0.replacements), (unsigned)(r1.texture_items - r0.texture_items),
+                   (unsigned)(r1.buffer_items_skipped - r0.buffer_items_skipped));
+    EG_EXPECT(r1.replacements > r0.replacements);
+    EG_EXPECT(r1.buffer_items_skipped > r0.buffer_items_skipped);
+}
+
+/* A submit whose main list fails to Close (injected E_OUTOFMEMORY; nothing else pending: the
+ * uploads were flushed by the readback) is one OutOfMemory error and is replaced by its texture
+ * barriers. Buffer b is a copy destination, then a copy source in that list (an explicit
+ * COPY_DEST -> COPY_SOURCE transition when it runs); the replacement must name no buffer state
+ * (b never reached COPY_DEST: that list never ran) and the epoch must move on, so the same
+ * copies submitted again promote b from COMMON and c receives a's bytes. */
+static void copy_chain(WGPUDevice d, WGPUBuffer a, WGPUBuffer b, WGPUBuffer c)
+{
+    WGPUCommandEncoder e = t_encoder(d);
+    wgpuCommandEncoderCopyBufferToBuffer(e, a, 0, b, 0, 256);
+    wgpuCommandEncoderCopyBufferToBuffer(e, b, 0, c, 0, 256);
+    t_submit(e);
+}
+
+/* The upload list of a fresh buffer's and texture's zero-fills and their queue writes fails to
+ * Close (injected E_OUTOFMEMORY): it is recorded again from its log, so the device stays alive,
+ * no error is reported (the calls behind it had returned), and the readbacks show what those
+ * calls promised: the buffer zero except the 16 bytes written at 256, the texture's rows as
+ * written (texel (x, y) = x + 8y, y, 7, 255). */
+EG_TEST(d3d12, fault_upload_close_recorded_again)
+{
+    D3D_SETUP();
+    if (!eg_d3d_fault_available()) { eg_test_device_release(); EG_SKIP("EMGPU_D3D12_FAULT_INJECTION = 0"); }
+    static uint8_t out[1024], px[8 * 8 * 4], tout[256 * 8];
+    static const uint32_t data[4] = { 0x11223344u, 5u, 0xFFFFFFFFu, 7u };
+    for (uint32_t i = 0; i < 64; i++) {
+        px[i * 4] = (uint8_t)i; px[i * 4 + 1] = (uint8_t)(i / 8); px[i * 4 + 2] = 7; px[i * 4 + 3] = 255;
+    }
+    eg_d3d_fault_arm(1, FAULT_OOM, "ID3D12GraphicsCommandList::Close (upload)", false);
+    WGPUBuffer b = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 1024);
+    wgpuQueueWriteBuffer(eg_test_queue(), b, 256, data, sizeof data);
+    WGPUTexture t = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, 1, 1,
+                              WGPUTextureUsage_CopyDst | WGPUTextureUsage_CopySrc);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(t, 0, 0, 0, 0);
+    WGPUTexelCopyBufferLayout tl = { 0, 32, 8 };
+    WGPUExtent3D sz = t_extent(8, 8, 1);
+    wgpuQueueWriteTexture(eg_test_queue(), &ti, px, sizeof px, &tl, &sz);
+    memset(out, 0xAB, sizeof out);
+    bool ok = t_readback(d, b, 0, sizeof out, out);
+    const char *fired = eg_d3d_fault_fired();
+    eg_d3d_fault_disarm();
+    EG_EXPECT(fired != NULL);
+    EG_EXPECT(ok);
+    for (uint32_t i = 0; i < sizeof out; i++) {
+        uint8_t want = (i >= 256 && i < 256 + sizeof data) ? ((const uint8_t *)data)[i - 256] : 0;
+        if (out[i] != want) { EG_EXPECT_EQ_U(out[i], want); break; }
+    }
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, sizeof tout);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, 8);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    EG_EXPECT(t_readback(d, rb, 0, sizeof tout, tout));
+    for (uint32_t y = 0; y < 8; y++) EG_EXPECT(memcmp(tout + y * 256, px + y * 32, 32) == 0);
+    EG_EXPECT(!device_is_lost(d));
+    EG_EXPECT_NO_ERROR();
+    wgpuBufferRelease(rb);
+    wgpuTextureRelease(t);
+    wgpuBufferRelease(b);
+    eg_test_device_release();
+}
+
+EG_TEST(d3d12, fault_main_close_replacement_names_no_buffer_state)
+{
+    D3D_SETUP();
+    if (!eg_d3d_fault_available()) { eg_test_device_release(); EG_SKIP("EMGPU_D3D12_FAULT_INJECTION = 0"); }
+    static uint32_t data[64], out[64];
+    for (uint32_t i = 0; i < 64; i++) data[i] = i * 3u + 1u;
+    WGPUBuffer a = d3d_upload(d, WGPUBufferUsage_CopySrc, data, sizeof data);
+    WGPUBuffer b = t_buffer(d, WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, 256);
+    WGPUBuffer c = t_buffer(d, WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst, 256);
+    EG_EXPECT(t_readback(d, a, 0, sizeof out, out) && memcmp(out, data, sizeof data) == 0);
+    eg_d3d_replacement_stats_t r0, r1;
+    eg_d3d_replacement_stats(&r0);
+    eg_d3d_fault_arm(1, FAULT_OOM, "ID3D12GraphicsCommandList::Close", false);
+    copy_chain(d, a, b, c);
+    const char *fired = eg_d3d_fault_fired();
+    eg_d3d_fault_disarm();
+    eg_d3d_replacement_stats(&r1);
+    EG_EXPECT(fired != NULL);
+    EG_EXPECT_EQ_U(eg_test_err.count, 1);
+    EG_EXPECT(eg_test_err.type == WGPUErrorType_OutOfMemory);
+    eg_test_errors_reset();
+    EG_EXPECT(!device_is_lost(d));
+    EG_EXPECT_EQ_U(r1.replacements - r0.replacements, 1);
+    /* At least b's COPY_DST -> COPY_SRC (the tracker lists a buffer's first use in a submit only
+     * when it changes a state it already knows). */
+    EG_EXPECT(r1.buffer_items_skipped - r0.buffer_items_skipped >= 1);
+    eg_test_printf("    replacement: %u texture transitions, %u buffer ones left out\n",
+                   (unsigned)(r1.texture_items - r0.texture_items),
+                   (unsigned)(r1.buffer_items_skipped - r0.buffer_items_skipped));
+    memset(out, 0xAB, sizeof out);
+    EG_EXPECT(t_readback(d, c, 0, sizeof out, out));
+    for (uint32_t i = 0; i < 64; i++) EG_EXPECT_EQ_U(out[i], 0);          /* the failed copies never ran */
+    copy_chain(d, a, b, c);
+    memset(out, 0xAB, sizeof out);
+    EG_EXPECT(t_readback(d, c, 0, sizeof out, out) && memcmp(out, data, sizeof data) == 0);
+    EG_EXPECT_NO_ERROR();
+    wgpuBufferRelease(c);
+    wgpuBufferRelease(b);
+    wgpuBufferRelease(a);
+    eg_test_device_release();
 }
 
 /* DXGI_ERROR_DEVICE_REMOVED from call n on: the WebGPU device must be lost, nothing may hang,
@@ -426,13 +519,6 @@ EG_TEST(d3d12, texture_copies_mips_layers_and_3d)
     eg_test_device_release();
 }
 
-/* True when running under wine (ntdll exports wine_get_version there, never on Windows). */
-static bool under_wine(void)
-{
-    void *ntdll = eg_port_lib_open("ntdll.dll");
-    return ntdll && eg_port_lib_symbol(ntdll, "wine_get_version") != NULL;
-}
-
 /* A 4x MSAA color target cleared to (0, 1, 0, 1) with storeOp Discard and resolved into a
  * single-sample texture: every resolved texel is 0, 255, 0, 255 (all samples equal). */
 EG_TEST(d3d12, msaa_clear_resolve)
@@ -476,19 +562,12 @@ EG_TEST(d3d12, msaa_clear_resolve)
 }
 
 /* Depth24PlusStencil8: the stencil aspect written with writeTexture (0x5A everywhere) and copied
- * out through a 256-byte row pitch reads 0x5A in every texel. Under wine 8.0 (its bundled vkd3d
- * 1.6) the stencil plane copy uses the D24S8 texel size (4 B) for the buffer row length: rows land
- * 64 B apart for RowPitch 256 (measured: rows 0 and 4 of the readback hold texture rows 0 and 1,
- * the rest zero), a vkd3d defect in CopyTextureRegion for planar depth formats; the test is not
- * applicable there, by that evidence. */
+ * out through a 256-byte row pitch reads 0x5A in every texel. Under wine 8.0 this needs the
+ * probed plane-0 workaround for vkd3d 1.6's stencil-plane copies (d3d_barrier.c,
+ * hal/d3d12/README.md "Under wine"). */
 EG_TEST(d3d12, stencil_write_and_copy)
 {
     D3D_SETUP();
-    if (under_wine()) {
-        eg_test_device_release();
-        EG_NOT_APPLICABLE("wine 8.0 vkd3d: stencil-plane copies use the D24S8 texel size for the buffer row "
-                          "length (rows 64 B apart for RowPitch 256); hal/d3d12/README.md");
-    }
     WGPUTexture ds = t_texture(d, WGPUTextureFormat_Depth24PlusStencil8, 8, 8, 1, 1, 1,
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst);
     static uint8_t sv[8 * 8];

@@ -4,6 +4,7 @@
 #include "hal/d3d12/d3d_tpf.h"
 #include "tests/harness/harness.h"
 #include "tests/shaders/spv_embed.h"
+#include "tests/unit/d3d12_shader_spv.h"
 
 /* The hand-assembled ps_5_0 of hal/d3d12/poc/dxbc_poc.py ("make"): ISGN empty, OSGN SV_Target0,
  * SHEX dcl_globalFlags / dcl_output o0.xyzw / mov o0, l(1,0,0,1) / ret. Its checksum (bytes 4..20)
@@ -216,6 +217,73 @@ EG_TEST(d3d12_tpf, arena_too_small_names_its_knob)
     EG_EXPECT(!eg_d3d_tpf_emit(&in, &a, &o, &err));
     EG_EXPECT_STR_CONTAINS(err.message, "EMGPU_TEST_SMALL_KNOB");
     EG_EXPECT_EQ_U(a.used_B, 0);                            /* nothing kept on failure */
+}
+
+/* Atomics on a storage texel: imm_atomic_* (opcodes 0xb4 iadd, 0xbc umax, 0xb9 cmp_exch, 0xb6 or)
+ * on the typed UAV u# of the r32uint image, declared with dcl_uav_typed (0x9c) returning uint
+ * (4 per component: 0x4444). No raw UAV atomics: the address is the texel coordinate. */
+EG_TEST(d3d12_tpf, storage_texel_atomics_are_typed_uav_atomics)
+{
+    eg_d3d_tpf_out_t o;
+    eg_d3d_tpf_error_t err;
+    uint32_t sz, seen = 0;
+    EG_ASSERT(tpf_emit_shader("lower_img_atomic.comp", EG_SHADER_STAGE_COMPUTE, NULL, 0, &o, &err));
+    const uint8_t *shex = tpf_chunk(&o, "SHEX", &sz);
+    EG_ASSERT(shex);
+    for (uint32_t i = 8; i + 4 <= sz; i += 4) {
+        uint32_t tok = rd32(shex + i), op = tok & 0x7ffu, len = tok >> 24 & 0x7fu;
+        if (op == 0xb4u) seen |= 1;
+        if (op == 0xbcu) seen |= 2;
+        if (op == 0xb9u) seen |= 4;
+        if (op == 0xb6u) seen |= 8;
+        if (op == 0x9cu && i + 4u * len <= sz && rd32(shex + i + 4u * (len - 2u)) == 0x4444u) seen |= 16;
+        if (len) i += 4u * (len - 1u);          /* next instruction */
+    }
+    EG_EXPECT_EQ_U(seen, 31);
+}
+
+/* Interpolation modes of pixel-shader inputs (dcl_input_ps, opcode 0x62, mode in bits 11..14):
+ * centroid -> linear_centroid (3), centroid noperspective -> linear_noperspective_centroid (5),
+ * flat -> constant (1); lower_centroid.frag's locations 0..2 are input registers 1..3. */
+EG_TEST(d3d12_tpf, centroid_and_flat_interpolation_modes)
+{
+    eg_d3d_tpf_out_t o;
+    eg_d3d_tpf_error_t err;
+    uint32_t sz, mode[4] = { 0 };
+    EG_ASSERT(tpf_emit_shader("lower_centroid.frag", EG_SHADER_STAGE_FRAGMENT, NULL, 0, &o, &err));
+    const uint8_t *shex = tpf_chunk(&o, "SHEX", &sz);
+    EG_ASSERT(shex);
+    for (uint32_t i = 8; i + 12 <= sz; i += 4) {
+        uint32_t tok = rd32(shex + i), len = tok >> 24 & 0x7fu, reg = rd32(shex + i + 8);
+        if ((tok & 0x7ffu) == 0x62u && len == 3 && reg >= 1 && reg <= 3) mode[reg] = tok >> 11 & 0xfu;
+        if (len) i += 4u * (len - 1u);
+    }
+    EG_EXPECT_EQ_U(mode[1], 3);
+    EG_EXPECT_EQ_U(mode[2], 5);
+    EG_EXPECT_EQ_U(mode[3], 1);
+}
+
+/* GLSL.std.450 IMix (47) is reserved in the GLSL.std.450 spec; the front end lets it through, the
+ * emitter refuses it by name (no crash, no guess). lower_forms's ModfStruct (36) patched to 47. */
+EG_TEST(d3d12_tpf, reserved_imix_is_refused_by_name)
+{
+    static uint32_t words[sizeof eg_spv_lower_forms / 4u];
+    memcpy(words, eg_spv_lower_forms, sizeof words);
+    uint32_t patched = 0;
+    for (uint32_t i = 5; i + 4 < EG_ARRAY_LEN(words); i++)    /* OpExtInst (6 words): type result set 36 x */
+        if (words[i] == (6u << 16 | 12u) && words[i + 4] == 36u) { words[i + 4] = 47u; patched++; }
+    EG_ASSERT(patched == 1);
+    eg_arena_init(&g_tpf_arena, "tpf test arena", "g_tpf_mem", g_tpf_mem, sizeof g_tpf_mem);
+    eg_spirv_error_t serr;
+    eg_ir_error_t ierr;
+    EG_ASSERT(eg_spirv_parse(&g_tpf_mod, words, EG_ARRAY_LEN(words), &g_tpf_arena, &serr));
+    const eg_shader_entry_t *e = eg_spirv_find_entry(&g_tpf_mod, EG_SHADER_STAGE_COMPUTE, "main");
+    EG_ASSERT(e && eg_ir_build(&g_tpf_mod, e, &g_tpf_arena, &g_tpf_ir, &ierr));
+    eg_d3d_tpf_out_t o;
+    eg_d3d_tpf_error_t err;
+    eg_d3d_tpf_in_t in = { &g_tpf_ir, NULL, 0 };
+    EG_EXPECT(!eg_d3d_tpf_emit(&in, &g_tpf_arena, &o, &err));
+    EG_EXPECT_STR_CONTAINS(err.message, "IMix (47) is reserved");
 }
 
 #endif /* EMGPU_D3D12_TPF */

@@ -3,6 +3,7 @@
 #include "kernel/api/shader_module.h"
 #include "tests/harness/test_device.h"
 #include "tests/shaders/test_spirv.h"
+#include "tests/shaders/spv_embed.h"
 
 /* The smallest header: magic, version 1.3, generator 0, id bound 1, schema 0 (SPIR-V spec §2.3). */
 static const uint32_t tiny_spirv[5] = { 0x07230203u, 0x00010300u, 0u, 1u, 0u };
@@ -198,5 +199,52 @@ EG_TEST(shader_module, compilation_info_of_a_wgsl_module)
     EG_EXPECT_EQ_U(s.length, 0);
     EG_EXPECT_STR_CONTAINS(s.text, "SPIR-V only");
     wgpuShaderModuleRelease(m);
+    eg_test_device_release();
+}
+
+/* Copies an embedded test shader and changes one instruction: `op` is the opcode to find, `word`
+ * the word of it to set (0 = the opcode word's low half), `value` the new value. */
+static uint32_t patched_words[4096];
+static uint32_t patch_first(const char *name, uint32_t op, uint32_t word, uint32_t value)
+{
+    const eg_test_spv_t *s = eg_test_spv(name);
+    if (!s || s->word_count > 4096) return 0;
+    for (uint32_t i = 0; i < s->word_count; i++) patched_words[i] = s->words[i];
+    for (uint32_t w = 5; w < s->word_count && (patched_words[w] >> 16); w += patched_words[w] >> 16) {
+        if ((patched_words[w] & 0xffffu) != op) continue;
+        if (word == 0) patched_words[w] = (patched_words[w] & 0xffff0000u) | value;
+        else patched_words[w + word] = value;
+        return s->word_count;
+    }
+    return 0;
+}
+
+/* Instructions no WebGPU module may contain, though their opcodes exist: GLSL.std.450 IMix (47,
+ * "Reserved" in the extended instruction set's spec) and InterpolateAt* (76-78, capability
+ * InterpolationFunction), and OpPtrEqual (401, VariablePointers). Taken from a valid shader
+ * (scene_ui.frag uses GLSL.std.450) with one word changed. */
+EG_TEST(shader_module, reserved_and_capability_gated_instructions_rejected)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    static const struct { uint32_t op, word, value; const char *msg; } cases[] = {
+        { 12u, 4u, 47u, "IMix is reserved" },              /* OpExtInst: instruction number */
+        { 12u, 4u, 77u, "InterpolationFunction" },
+        { 12u, 4u, 82u, "does not exist" },
+        { 129u, 0u, 401u, "opcode 401 is not allowed" },   /* OpFAdd -> OpPtrEqual (same shape) */
+    };
+    for (uint32_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t n = patch_first("scene_ui.frag", cases[i].op, cases[i].word, cases[i].value);
+        EG_ASSERT(n != 0);
+        WGPUShaderModule m = make_module(d, patched_words, n);
+        EG_EXPECT_ERROR(WGPUErrorType_Validation, SM_SPIRV_INVALID, cases[i].msg);
+        wgpuShaderModuleRelease(m);
+    }
+    uint32_t n = patch_first("scene_ui.frag", 0xffffu, 0, 0);   /* unpatched: accepted */
+    EG_EXPECT(n == 0);
+    const eg_test_spv_t *s = eg_test_spv("scene_ui.frag");
+    WGPUShaderModule ok = make_module(d, s->words, s->word_count);
+    EG_EXPECT_NO_ERROR();
+    wgpuShaderModuleRelease(ok);
     eg_test_device_release();
 }

@@ -218,6 +218,25 @@ static bool same_both_ways(const run_t *r, uint32_t *span)
     return ok && memcmp(fast, slow, (size_t)S * S * bpp) == 0;
 }
 
+/* The soft device (the fast paths are soft's): the test skips without one. */
+#define SOFT_DEVICE_OR_SKIP(d)                                                                     \
+    WGPUDevice d = eg_test_device("soft");                                                         \
+    if (!d) EG_SKIP("soft backend not compiled in");                                               \
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+
+/* The target formats every fast path serves. */
+static const WGPUTextureFormat span_fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                                WGPUTextureFormat_EmgpuRGB565Unorm };
+
+/* same_both_ways for one case of a sweep: a difference is counted in *bad (the first 4 printed
+ * with `what` and the case's indices); returns whether the span path filled pixels. */
+static bool sweep_case(const run_t *r, uint32_t *bad, const char *what, uint32_t i, uint32_t j)
+{
+    uint32_t span = 0;
+    if (!same_both_ways(r, &span) && (*bad)++ < 4) eg_test_printf("    %s case %u/%u differs\n", what, i, j);
+    return span != 0u;
+}
+
 static const WGPUBlendState premul = {
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha },
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
@@ -229,25 +248,17 @@ static const WGPUBlendState straight = {
  * path really filled pixels. */
 EG_TEST(soft_span, matches_general_path)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
-                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    SOFT_DEVICE_OR_SKIP(d);
     const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
     static const char *const fs[3] = { "span_copy.frag", "span_tex.frag", "span_glyph.frag" };
     uint32_t bad = 0, unused = 0;
     for (uint32_t s = 0; s < 3u; s++)
         for (uint32_t f = 0; f < 3u; f++)
             for (uint32_t b = 0; b < 3u; b++) {
-                run_t r = { d, fs[s], fmts[f], blends[b], s ? 1u : 0u,
+                run_t r = { d, fs[s], span_fmts[f], blends[b], s ? 1u : 0u,
                             s == 1u ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (s + f + b) & 1u,
                             WGPUTextureFormat_Undefined, NULL, 0 };
-                uint32_t span = 0;
-                if (!same_both_ways(&r, &span)) {
-                    if (bad++ < 4) eg_test_printf("    %s format %u blend %u differs\n", fs[s], f, b);
-                }
-                if (!span) unused++;
+                if (!sweep_case(&r, &bad, fs[s], f, b)) unused++;
             }
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(unused, 0u);
@@ -261,22 +272,16 @@ EG_TEST(soft_span, matches_general_path)
  * B swapped for BGRA8, RGB565 <- RGB565), and never otherwise. */
 EG_TEST(soft_span, texel_copy_matches_general_path)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
-                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    SOFT_DEVICE_OR_SKIP(d);
     static const WGPUTextureFormat texs[2] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_EmgpuRGB565Unorm };
     uint32_t bad = 0, wrong_path = 0;
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t t = 0; t < 2u; t++)
             for (uint32_t lin = 0; lin < 2u; lin++) {
-                run_t r = { d, "span_blit.frag", fmts[f], NULL, 1u,
+                run_t r = { d, "span_blit.frag", span_fmts[f], NULL, 1u,
                             lin ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (f + t + lin) & 1u, texs[t], NULL, 0 };
-                uint32_t span = 0, before = eg_soft_worker_main.span_copy_px;
-                if (!same_both_ways(&r, &span)) {
-                    if (bad++ < 4) eg_test_printf("    target %u texture %u linear %u differs\n", f, t, lin);
-                }
+                uint32_t before = eg_soft_worker_main.span_copy_px;
+                bool span = sweep_case(&r, &bad, lin ? "blit linear" : "blit nearest", f, t);
                 uint32_t copied = eg_soft_worker_main.span_copy_px - before;
                 bool want = !lin && (f == 2u) == (t == 1u);
                 if (!span || (copied != 0u) != want) wrong_path++;
@@ -293,9 +298,7 @@ EG_TEST(soft_span, texel_copy_matches_general_path)
  * them stored by the texel copy. */
 EG_TEST(soft_span, texel_copy_is_exact_blit)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    SOFT_DEVICE_OR_SKIP(d);
     svtx_t v[6] = { vtx(4, 4, 1, 0, 0, 0, 0, 0, 0), vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), vtx(4, 12, 1, 0, 1, 0, 0, 0, 0),
                     vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), vtx(12, 12, 1, 1, 1, 0, 0, 0, 0), vtx(4, 12, 1, 0, 1, 0, 0, 0, 0) };
     static uint8_t img[S * S * 4];
@@ -326,20 +329,16 @@ EG_TEST(soft_span, texel_copy_is_exact_blit)
  * premultiplied blend (src factor One) a zero alpha still adds the color: nothing is skipped. */
 EG_TEST(soft_span, zero_alpha_chunks_skipped)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    SOFT_DEVICE_OR_SKIP(d);
     svtx_t v[12] = { vtx(2, 2, 1, 0, 0, 250, 40, 9, 0), vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
                      vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), vtx(12, 10, 1, 1, 1, 250, 40, 9, 0), vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
                      vtx(3, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
                      vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
                      vtx(29, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200) };
-    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
-                                               WGPUTextureFormat_EmgpuRGB565Unorm };
     uint32_t bad = 0, skips[2][3];
     for (uint32_t b = 0; b < 2u; b++)
         for (uint32_t f = 0; f < 3u; f++) {
-            run_t r = { d, "span_glyph.frag", fmts[f], b ? &premul : &straight, 1u, WGPUFilterMode_Nearest, false,
+            run_t r = { d, "span_glyph.frag", span_fmts[f], b ? &premul : &straight, 1u, WGPUFilterMode_Nearest, false,
                         WGPUTextureFormat_Undefined, v, 12u };
             uint32_t span = 0, before = eg_soft_worker_main.span_skip_px;
             if (!same_both_ways(&r, &span) || span != 80u + 26u * 16u) bad++;
@@ -358,9 +357,7 @@ EG_TEST(soft_span, zero_alpha_chunks_skipped)
  * pixels) and the result is the general path's. */
 EG_TEST(soft_span, declines_when_lod_matters)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    SOFT_DEVICE_OR_SKIP(d);
     run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, &straight, 2u, WGPUFilterMode_Linear, false,
                 WGPUTextureFormat_Undefined, NULL, 0 };
     uint32_t span = 1;
@@ -430,9 +427,7 @@ static uint32_t rect_wrong(uint8_t img[10][S * 4], const uint8_t inside[4])
  * round(0.75 * 255) = 191). All 8 x 4 pixels come from spans. */
 EG_TEST(soft_span, rectangle_coverage_and_values)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    SOFT_DEVICE_OR_SKIP(d);
     WGPURenderPipeline p = pipeline(d, "span_copy.frag", WGPUTextureFormat_RGBA8Unorm, NULL);
     static uint8_t img[10][S * 4];
     static const uint8_t want[4] = { 30, 20, 10, 191 };
@@ -464,11 +459,7 @@ static void native_fill(eg_soft_invocation_t *inv, const void *user)
  * color's bytes; pixel (2, 10) has local x = -12.6, d = 5.6: coverage 0, alpha byte 0. */
 EG_TEST(soft_span, const_blocks_match_vm)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
-                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    SOFT_DEVICE_OR_SKIP(d);
     const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
     svtx_t v[9] = {
         vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 200, 100, 50, 180), vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
@@ -479,10 +470,10 @@ EG_TEST(soft_span, const_blocks_match_vm)
     uint32_t bad = 0, unused = 0;
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t b = 0; b < 3u; b++) {
-            run_t r = { d, "span_sdf.frag", fmts[f], blends[b], 0, WGPUFilterMode_Nearest, (f + b) & 1u,
+            run_t r = { d, "span_sdf.frag", span_fmts[f], blends[b], 0, WGPUFilterMode_Nearest, (f + b) & 1u,
                         WGPUTextureFormat_Undefined, v, 9 };
-            uint32_t span = 0, before = eg_soft_raster_const_blocks();
-            if (!same_both_ways(&r, &span) && bad++ < 4) eg_test_printf("    format %u blend %u differs\n", f, b);
+            uint32_t before = eg_soft_raster_const_blocks();
+            sweep_case(&r, &bad, "sdf", f, b);
             if (eg_soft_raster_const_blocks() == before) unused++;
         }
     EG_EXPECT_EQ_U(bad, 0u);
@@ -498,15 +489,116 @@ EG_TEST(soft_span, const_blocks_match_vm)
     eg_test_device_release();
 }
 
+/* Block-constant regions (soft_raster.c walk_regions, helper "ui"): the SDF rounded rectangle
+ * over a quad covering the whole 32 x 32 target (its inside and outside are constant over
+ * 8 x 8 and 16 x 16 px regions; uv 0..1 makes one shape unit 4/3 px), a large triangle with w = 2
+ * at every vertex and a perspective one, every format and blend class: the same bytes both ways,
+ * and regions really were proved where w is equal. By
+ * hand (RGBA8, no blend): pixel (16, 16) has uv (0.516, 0.516), q = (0.375 - 4, 0.375 - 2) =
+ * (-3.6, -1.6), d = -1.6 - 3 = -4.6: coverage 1; pixel (1, 1): uv 0.047, q = (10.9 - 4,
+ * 10.9 - 2), d = length(6.9, 8.9) - 3 = 8.2: coverage 0, alpha byte 0. */
+EG_TEST(soft_span, const_regions_match_vm)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    svtx_t v[12] = {
+        vtx(0, 0, 1, 0, 0, 200, 100, 50, 180), vtx(32, 0, 1, 1, 0, 200, 100, 50, 180), vtx(0, 32, 1, 0, 1, 200, 100, 50, 180),
+        vtx(32, 0, 1, 1, 0, 200, 100, 50, 180), vtx(32, 32, 1, 1, 1, 200, 100, 50, 180), vtx(0, 32, 1, 0, 1, 200, 100, 50, 180),
+        vtx(-8.0f, -4.0f, 2, 0.0f, 0.0f, 30, 220, 140, 250), vtx(40.0f, 2.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
+        vtx(4.0f, 40.0f, 2, 0.3f, 1.0f, 30, 220, 140, 250),
+        vtx(-8.0f, -4.0f, 1, 0.0f, 0.0f, 30, 220, 140, 250), vtx(40.0f, 2.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
+        vtx(4.0f, 40.0f, 1.5f, 0.3f, 1.0f, 30, 220, 140, 250) };
+    static const char *const what[3] = { "sdf quad", "sdf w = 2", "sdf perspective" };
+    uint32_t bad = 0, unused = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t b = 0; b < 3u; b++)
+            for (uint32_t k = 0; k < 3u; k++) {   /* the quad, a triangle with w = 2, a perspective one */
+                run_t r = { d, "span_sdf.frag", span_fmts[f], blends[b], 0, WGPUFilterMode_Nearest, false,
+                            WGPUTextureFormat_Undefined, k ? v + 3 + 3 * k : v, k ? 3u : 6u };
+                uint32_t before = eg_soft_worker_main.region_blocks;
+                sweep_case(&r, &bad, what[k], f, b);
+                /* unequal w: the bounds of 1 / w are too wide for a proof (soft_raster_bound.c) */
+                if (k < 2u && eg_soft_worker_main.region_blocks == before) unused++;
+            }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(unused, 0u);
+    static uint8_t img[S * S * 4];
+    run_t r = { d, "span_sdf.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 0, WGPUFilterMode_Nearest, false,
+                WGPUTextureFormat_Undefined, v, 6 };
+    EG_ASSERT(render(&r, img, 4));
+    static const uint8_t in[4] = { 200, 100, 50, 180 }, out[4] = { 200, 100, 50, 0 };
+    EG_EXPECT(memcmp(img + (16u * S + 16u) * 4u, in, 4) == 0);
+    EG_EXPECT(memcmp(img + (1u * S + 1u) * 4u, out, 4) == 0);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* Constant rows of the span path (soft_span.c row_const, helper "ui"): copy-class quads without
+ * blending whose rows quantize to one code: a vertical gradient over the whole target (the codes
+ * change from row to row; 8-bit codes 255 v + 0.5 = 16.75 + 1.5 y, 40.94 + 1.875 y, 66.5 + 4 y
+ * never sit on a rounding boundary, where no proof can hold) and the test geometry; same bytes
+ * both ways for every format, and the gradient's rows really were stored whole. By hand: a flat
+ * quad of color (10, 20, 30) over [0, 32) x [4, 8) gives every pixel of those rows
+ * span_copy.frag's (b, g, r, 0.75) = bytes (30, 20, 10, 191) in RGBA8. Its values are the same
+ * at every vertex, so each of its two triangles stores every row segment whole, whatever its
+ * length (the diagonal splits each row in two): 4 rows x 32 px = 128.
+ * Blended flat quads (straight alpha) go through the shared-color blend: same bytes both ways. */
+EG_TEST(soft_span, const_rows_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    svtx_t v[6] = { vtx(0, 0, 1, 0, 0, 16, 40, 64, 255), vtx(32, 0, 1, 0, 0, 16, 40, 64, 255),
+                    vtx(0, 32, 1, 0, 0, 64, 100, 192, 255), vtx(32, 0, 1, 0, 0, 16, 40, 64, 255),
+                    vtx(32, 32, 1, 0, 0, 64, 100, 192, 255), vtx(0, 32, 1, 0, 0, 64, 100, 192, 255) };
+    uint32_t bad = 0, unused = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t k = 0; k < 2u; k++) {
+            run_t r = { d, "span_copy.frag", span_fmts[f], NULL, 0, WGPUFilterMode_Nearest, k == 1u,
+                        WGPUTextureFormat_Undefined, k ? NULL : v, k ? 0u : 6u };
+            uint32_t before = eg_soft_worker_main.span_row_px;
+            sweep_case(&r, &bad, "rows", f, k);
+            if (k == 0u && eg_soft_worker_main.span_row_px == before) unused++;   /* geometry(): rows may not be */
+        }
+    /* one shared source color per chunk, straight alpha (soft_span.c blend_shared): two flat
+     * quads (span_copy.frag's alpha is 0.75) over the patterned clear, the second over the first */
+    svtx_t flat[12] = { vtx(1.5f, 2, 1, 0, 0, 250, 40, 9, 140), vtx(30, 2, 1, 0, 0, 250, 40, 9, 140),
+                        vtx(1.5f, 20, 1, 0, 0, 250, 40, 9, 140), vtx(30, 2, 1, 0, 0, 250, 40, 9, 140),
+                        vtx(30, 20, 1, 0, 0, 250, 40, 9, 140), vtx(1.5f, 20, 1, 0, 0, 250, 40, 9, 140),
+                        vtx(0, 14, 1, 0, 0, 9, 40, 250, 0), vtx(31, 14, 1, 0, 0, 9, 40, 250, 0),
+                        vtx(0, 31, 1, 0, 0, 9, 40, 250, 0), vtx(31, 14, 1, 0, 0, 9, 40, 250, 0),
+                        vtx(31, 31, 1, 0, 0, 9, 40, 250, 0), vtx(0, 31, 1, 0, 0, 9, 40, 250, 0) };
+    for (uint32_t f = 0; f < 3u; f++) {
+        run_t r = { d, "span_copy.frag", span_fmts[f], &straight, 0, WGPUFilterMode_Nearest, false,
+                    WGPUTextureFormat_Undefined, flat, 12 };
+        if (!sweep_case(&r, &bad, "shared color", f, 0)) unused++;
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(unused, 0u);
+    svtx_t q[6] = { vtx(0, 4, 1, 0, 0, 10, 20, 30, 40), vtx(32, 4, 1, 0, 0, 10, 20, 30, 40), vtx(0, 8, 1, 0, 0, 10, 20, 30, 40),
+                    vtx(32, 4, 1, 0, 0, 10, 20, 30, 40), vtx(32, 8, 1, 0, 0, 10, 20, 30, 40), vtx(0, 8, 1, 0, 0, 10, 20, 30, 40) };
+    static uint8_t img[S * S * 4];
+    run_t r = { d, "span_copy.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 0, WGPUFilterMode_Nearest, false,
+                WGPUTextureFormat_Undefined, q, 6 };
+    eg_soft_set_threads(1);
+    uint32_t before = eg_soft_worker_main.span_row_px;
+    EG_ASSERT(render(&r, img, 4));
+    EG_EXPECT_EQ_U(eg_soft_worker_main.span_row_px - before, 128u);
+    eg_soft_set_threads(0);
+    static const uint8_t want[4] = { 30, 20, 10, 191 };
+    uint32_t wrong = 0;
+    for (uint32_t y = 4; y < 8u; y++)
+        for (uint32_t x = 0; x < S; x++) wrong += memcmp(img + (y * S + x) * 4u, want, 4) != 0;
+    EG_EXPECT_EQ_U(wrong, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* One-texture programs on the block path (soft_raster_tex.c): the perspective triangle of the
  * test geometry is not affine, so the span path declines it and the block path samples it
  * without the VM: the same bytes with the fast paths on and off, and blocks really took that
  * path. With two mip levels the level of detail matters and the VM must run (no such block). */
 EG_TEST(soft_span, tex_blocks_match_vm)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    SOFT_DEVICE_OR_SKIP(d);
     static const char *const fs[2] = { "span_tex.frag", "span_glyph.frag" };
     static const WGPUFilterMode filt[2] = { WGPUFilterMode_Linear, WGPUFilterMode_Nearest };
     uint32_t bad = 0, unused = 0;
@@ -514,8 +606,8 @@ EG_TEST(soft_span, tex_blocks_match_vm)
         for (uint32_t f = 0; f < 2u; f++) {
             run_t r = { d, fs[k], f ? WGPUTextureFormat_EmgpuRGB565Unorm : WGPUTextureFormat_RGBA8Unorm, f ? &straight : NULL,
                         1u, filt[f], false, WGPUTextureFormat_Undefined, NULL, 0 };
-            uint32_t span = 0, before = eg_soft_worker_main.tex_blocks;
-            if (!same_both_ways(&r, &span) && bad++ < 4) eg_test_printf("    %s format %u differs\n", fs[k], f);
+            uint32_t before = eg_soft_worker_main.tex_blocks;
+            sweep_case(&r, &bad, fs[k], f, 0);
             if (eg_soft_worker_main.tex_blocks == before) unused++;
         }
     EG_EXPECT_EQ_U(bad, 0u);

@@ -673,3 +673,168 @@ EG_TEST(soft_vm, alu_vmath_equals_scalar)
     EG_EXPECT_EQ_U(got.u[3], 0x3f800000u);
 }
 #endif
+
+/* ---- threaded code (soft_vm_thread.c) against the switch interpreter ---- */
+
+static uint32_t g_rng = 1u;
+static uint32_t vm_rand(void) { g_rng = g_rng * 1664525u + 1013904223u; return g_rng >> 8; }
+/* Mostly ordinary floats, some of the values whose bits are easy to get wrong: signed zeros,
+ * NaNs, infinities, denormals, integers at 2^23, small integers (for integer inputs). */
+static uint32_t vm_value(void)
+{
+    static const uint32_t special[] = { 0x80000000u, 0, 0x7fc00000u, 0xff800001u, 0x7f800000u, 0xff800000u,
+                                        0x00000001u, 0x807fffffu, 0x4b000000u, 0xcaffffffu, 3u, 0xffffffffu };
+    uint32_t r = vm_rand();
+    if (r % 8u == 0) return special[(r >> 3) % (sizeof special / sizeof special[0])];
+    return f2u(((float)(r % 20001u) - 10000.0f) * 0.00137f);
+}
+
+static void vm_fill(eg_soft_invocation_t *inv, eg_soft_vec4_t *in, eg_soft_mask_t active)
+{
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        for (uint32_t k = 0; k < EG_SOFT_MAX_LOCATIONS; k++)
+            for (uint32_t c = 0; c < 4; c++) in[k].c[c].u[l] = vm_value();
+        for (uint32_t c = 0; c < 4; c++) inv->position.c[c].u[l] = vm_value();
+        inv->vertex_index.u[l] = vm_rand() % 64u;
+        inv->instance_index.u[l] = vm_rand() % 4u;
+        inv->sample_mask_in.u[l] = 1u;
+    }
+    inv->front_facing = vm_rand() & EG_SOFT_ALL_LANES;
+    inv->helper = 0;
+    inv->active = active;
+}
+
+/* Runs p on a copy of inv/in into out; returns a hash of everything the run produced. */
+static uint32_t vm_run_hash(const eg_soft_program_t *p, const eg_soft_invocation_t *inv0, const eg_soft_vec4_t *in)
+{
+    static eg_soft_vec4_t out[EG_SOFT_MAX_LOCATIONS];
+    eg_soft_invocation_t inv = *inv0;
+    eg_memset(out, 0x5a, sizeof out);
+    inv.in = in;
+    inv.out = out;
+    eg_soft_program_run(p, NULL, &inv);
+    uint32_t h = inv.active;
+    const uint32_t *w = (const uint32_t *)(const void *)out;
+    for (uint32_t i = 0; i < sizeof out / 4u; i++) h = (h ^ w[i]) * 16777619u;
+    w = (const uint32_t *)(const void *)&inv.position;
+    for (uint32_t i = 0; i < sizeof inv.position / 4u; i++) h = (h ^ w[i]) * 16777619u;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) h = (h ^ inv.frag_depth.u[l] ^ inv.sample_mask_out.u[l] << 7) * 16777619u;
+    return h;
+}
+
+/* Every vertex/fragment test shader on pseudo-random inputs (special values included) and four
+ * masks: the threaded code at each width the CPU runs must produce the switch interpreter's bits
+ * (the threaded handlers are rewritten vector bodies, so this can fail on any lane operation). */
+EG_TEST(soft_vm, threaded_equals_switch_on_test_shaders)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d || eg_strcmp(eg_test_backend(), "soft")) EG_NOT_APPLICABLE("soft VM internals");
+    uint32_t widths = eg_vm_thread_widths();
+    if (!widths) { eg_test_device_release(); EG_NOT_APPLICABLE("no threaded code on this target"); }
+    static const eg_soft_mask_t masks[] = { EG_SOFT_ALL_LANES, 0x0ff0u, 0x8421u, 0x00f3u };
+    static eg_soft_vec4_t in[EG_SOFT_MAX_LOCATIONS];
+    static eg_soft_invocation_t inv;
+    uint32_t programs = 0, threaded = 0;
+    for (const eg_test_spv_t *s = eg_test_spv_table; s->name; s++) {
+        uint32_t n = 0;
+        while (s->name[n]) n++;
+        bool frag = n > 5 && !eg_strcmp(s->name + n - 5, ".frag"), vert = n > 5 && !eg_strcmp(s->name + n - 5, ".vert");
+        if (!frag && !vert) continue;
+        WGPUShaderModule m = vm_module(d, s->name);
+        eg_soft_program_t *p = vm_program(m, frag ? EG_SHADER_STAGE_FRAGMENT : EG_SHADER_STAGE_VERTEX);
+        if (m) wgpuShaderModuleRelease(m);
+        if (!p) continue;                         /* needs a pipeline layout: not runnable alone */
+        programs++;
+        void *mem = (void *)(uintptr_t)p->thread;
+        threaded += mem != NULL;
+        for (uint32_t k = 0; k < 4u * 3u; k++) {
+            vm_fill(&inv, in, masks[k & 3u]);
+            p->thread = NULL;
+            uint32_t want = vm_run_hash(p, &inv, in);
+            for (uint32_t vw = 4; vw <= 8u && mem; vw += 4u) {
+                if (!(widths & vw)) continue;
+                eg_vm_thread_build(p, mem, vw);
+                uint32_t got = vm_run_hash(p, &inv, in);
+                if (got != want) eg_test_fail(__FILE__, __LINE__, s->name);   /* names the shader */
+            }
+        }
+        eg_soft_program_destroy(p);
+    }
+    EG_EXPECT(programs >= 30u);               /* 52 test shaders, most of them vertex/fragment */
+    EG_EXPECT_EQ_U(threaded, programs);
+    eg_test_device_release();
+}
+
+/* Each threaded operation with every register/constant operand mix, on special values in every
+ * operand position (signed zeros, NaNs, infinities, denormals, 2^23 edges): threaded bits equal
+ * the switch interpreter's, at each width the CPU runs (a NaN result: any NaN, as above). */
+EG_TEST(soft_vm, threaded_ops_special_values)
+{
+    uint32_t widths = eg_vm_thread_widths();
+    if (!widths) EG_NOT_APPLICABLE("no threaded code on this target");
+    static const uint16_t ops[] = { EG_VM_MOV, EG_VM_FABS, EG_VM_FNEG, EG_VM_FFLOOR, EG_VM_FFRACT, EG_VM_FSQRT,
+                                    EG_VM_FADD, EG_VM_FSUB, EG_VM_FMUL, EG_VM_FMIN, EG_VM_FMAX, EG_VM_FLT,
+                                    EG_VM_FGT, EG_VM_FLE, EG_VM_FGE, EG_VM_IADD, EG_VM_AND, EG_VM_OR,
+                                    EG_VM_FFMA, EG_VM_FMIX, EG_VM_FCLAMP, EG_VM_SELECT };
+    static const uint32_t special[] = { 0x80000000u, 0, 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,
+                                        1u, 0x807fffffu, 0x4b000000u, 0xcaffffffu, 0x4afffffeu, 0xbf000000u,
+                                        0x3f800000u, 0xbf800001u, 0x3effffffu, 0xc0490fdbu };
+    static eg_vm_inst_t code[8];
+    static eg_soft_reg_t consts[3];
+    static const uint32_t block_pc[1] = { 0 };
+    static uint64_t thread_mem[8 * 4];
+    static eg_soft_vec4_t in[EG_SOFT_MAX_LOCATIONS], out[EG_SOFT_MAX_LOCATIONS];
+    static eg_soft_program_t p;
+    uint32_t checked = 0;
+    for (uint32_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        for (uint32_t km = 0; km < 8u; km++) {
+            uint16_t src[3];
+            for (uint32_t i = 0; i < 3; i++) src[i] = (uint16_t)(km >> i & 1u ? EG_VM_CONST_BASE + i : i);
+            uint32_t n = 0;
+            code[n++] = (eg_vm_inst_t){ .op = EG_VM_BLOCK, .imm = 0, .a = 6, .b = 0 };
+            for (uint16_t k = 0; k < 3; k++)
+                code[n++] = (eg_vm_inst_t){ EG_VM_LD_IN, k, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, k };
+            code[n++] = (eg_vm_inst_t){ ops[o], 3, src[0], src[1], src[2], EG_VM_NONE, 0 };
+            code[n++] = (eg_vm_inst_t){ EG_VM_ST_OUT, EG_VM_NONE, 3, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0 };
+            code[n++] = (eg_vm_inst_t){ .op = EG_VM_END };
+            eg_memset(&p, 0, sizeof p);
+            p.code = code;
+            p.code_count = n;
+            p.consts = consts;
+            p.const_count = 3;
+            p.reg_count = 4;
+            p.block_count = 1;
+            p.block_pc = block_pc;
+            for (uint32_t rep = 0; rep < 16u; rep++) {
+                for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+                    in[0].c[0].u[l] = special[l];
+                    in[0].c[1].u[l] = special[(l + rep) % 16u];
+                    in[0].c[2].u[l] = special[(l * 3u + rep * 5u) % 16u];
+                }
+                for (uint32_t i = 0; i < 3; i++)
+                    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) consts[i].u[l] = special[(rep + i * 7u) % 16u];
+                uint32_t want[EG_SOFT_LANES];
+                for (uint32_t vw = 0; vw <= 8u; vw += 4u) {
+                    if (vw && !(widths & vw)) continue;
+                    if (vw) eg_vm_thread_build(&p, thread_mem, vw); else p.thread = NULL;
+                    eg_soft_invocation_t inv = { .in = in, .out = out, .active = EG_SOFT_ALL_LANES };
+                    eg_memset(out, 0, sizeof out);
+                    eg_soft_program_run(&p, NULL, &inv);
+                    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+                        if (!vw) { want[l] = out[0].c[0].u[l]; continue; }
+                        /* two NaN operands: which payload wins is the compiler's operand order
+                         * (see is_nan_bits above), so any NaN equals any */
+                        if (out[0].c[0].u[l] != want[l] && !(is_nan_bits(out[0].c[0].u[l]) && is_nan_bits(want[l]))) {
+                            eg_test_fail(__FILE__, __LINE__, "threaded lane differs (see op, km, rep, lane)");
+                            eg_test_printf("op %u km %u rep %u lane %u: %08x, switch %08x", (unsigned)ops[o], (unsigned)km,
+                                         (unsigned)rep, (unsigned)l, (unsigned)out[0].c[0].u[l], (unsigned)want[l]);
+                            return;
+                        }
+                        checked++;
+                    }
+                }
+            }
+        }
+    }
+    EG_EXPECT(checked >= 22u * 8u * 16u * EG_SOFT_LANES);
+}

@@ -85,11 +85,10 @@ EG_TEST(texture_create, rgb565_renders)
 {
     WGPUDevice dev = eg_test_device("soft");
     if (!dev) EG_SKIP("soft backend not compiled in");
-    /* (helper pso) D3D12 under wine (ntdll exports wine_get_version): the defect below. */
-    void *ntdll = strcmp(eg_test_backend(), "d3d12") == 0 ? eg_port_lib_open("ntdll.dll") : NULL;
-    if (ntdll && eg_port_lib_symbol(ntdll, "wine_get_version")) {
+    /* An adapter whose driver lacks RGB565 says so (rgb565_missing_names_format checks that). */
+    if (!wgpuDeviceEmgpuHasTextureFormat(dev, WGPUTextureFormat_EmgpuRGB565Unorm)) {
         eg_test_device_release();
-        EG_NOT_APPLICABLE("wine 8.0 vkd3d 1.6 knows no DXGI_FORMAT_B5G6R5_UNORM; hal/d3d12/README.md");
+        EG_NOT_APPLICABLE("the adapter lacks EmgpuRGB565Unorm (wgpuDeviceEmgpuHasTextureFormat)");
     }
     WGPUTextureDescriptor d = valid_desc();
     d.format = WGPUTextureFormat_EmgpuRGB565Unorm;
@@ -97,6 +96,30 @@ EG_TEST(texture_create, rgb565_renders)
     WGPUTexture t = wgpuDeviceCreateTexture(dev, &d);
     EG_EXPECT_NO_ERROR();
     wgpuTextureRelease(t);
+    eg_test_device_release();
+}
+
+/* emgpu extension formats may be missing from an adapter's driver (kernel/api/device_info.h
+ * ext_formats_missing). The software rasterizer always has RGB565; an adapter without it (D3D12
+ * under wine 8.0) answers false, and creating such a texture is a validation error naming the
+ * format and pointing at wgpuDeviceEmgpuHasTextureFormat. */
+EG_TEST(texture_create, rgb565_missing_names_format)
+{
+    WGPUDevice dev = eg_test_device("soft");
+    if (!dev) EG_SKIP("soft backend not compiled in");
+    WGPUBool has = wgpuDeviceEmgpuHasTextureFormat(dev, WGPUTextureFormat_EmgpuRGB565Unorm);
+    if (strcmp(eg_test_backend(), "soft") == 0) EG_EXPECT(has);
+    WGPUTextureDescriptor d = valid_desc();
+    d.format = WGPUTextureFormat_EmgpuRGB565Unorm;
+    d.usage = WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc;
+    WGPUTexture t = wgpuDeviceCreateTexture(dev, &d);
+    if (has) {
+        EG_EXPECT_NO_ERROR();
+    } else {
+        EG_EXPECT_STR_CONTAINS(eg_test_err.message, "wgpuDeviceEmgpuHasTextureFormat");
+        EG_EXPECT_ERROR(WGPUErrorType_Validation, TEXTURE_FORMAT_ADAPTER, "RGB565");
+    }
+    if (t) wgpuTextureRelease(t);
     eg_test_device_release();
 }
 

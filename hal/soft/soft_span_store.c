@@ -1,0 +1,224 @@
+/* hal/soft span path stores that need no per-pixel shading: texel copies, constant rows, shared colors.
+ *
+ * soft_span.c's row loop calls these (soft_span_int.h); each gives the bytes of the per-chunk path
+ * it replaces, for the reasons stated at each function (helper "ui", session 5, except the texel
+ * copy, moved here from soft_span.c).
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_span_int.h"
+#include "hal/soft/soft_texel.h"
+#include "kernel/base/util.h"
+
+static inline uint8_t to_unorm8(float v) { return (uint8_t)(int32_t)(clamp01(v) * 255.0f + 0.5f); }
+
+/* ---- one shared source color (helper "ui", session 5) ---- */
+
+static inline uint32_t f2u(float f) { union { float f; uint32_t u; } c = { f }; return c.u; }
+
+/* blend16 then the store's conversion for one lane: s = the clamped source, sf / df its factors,
+ * d the unpacked stored value (the same operations in the same order, so the same bits). */
+static inline uint32_t shared_chan(float s, float sf, float df, float d, float max)
+{
+    float v = s * sf + d * df;
+    return (uint32_t)(int32_t)(clamp01(v) * max + 0.5f);
+}
+
+/* skip_clear pipelines (see all_clear): a lane whose source alpha clamps to 0 keeps its stored
+ * bytes, and when all other lanes of the chunk share one source color (glyph quads: white times
+ * a coverage of 0 or 1; flat shapes) their result is a function of the stored pixel alone:
+ * computed once per run of equal stored pixels, as eg_soft_blend_const does for blocks. Returns
+ * the lanes left untouched, or SHARED_NO (nothing written) when the colors differ. bpp 2: RGB565,
+ * 4: 8-bit with R and B swapped when bgra. */
+uint32_t eg_soft_span_blend_shared(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c,
+                                   uint32_t bpp, bool bgra)
+{
+    uint32_t first = 0;
+    while (first < n && !(c->c[3].f[first] > 0.0f)) first++;
+    uint32_t b[4] = { f2u(c->c[0].f[first]), f2u(c->c[1].f[first]), f2u(c->c[2].f[first]), f2u(c->c[3].f[first]) };
+    uint32_t diff = 0;
+    for (uint32_t i = first + 1u; i < n; i++)
+        if (c->c[3].f[i] > 0.0f)
+            diff |= (f2u(c->c[0].f[i]) ^ b[0]) | (f2u(c->c[1].f[i]) ^ b[1]) | (f2u(c->c[2].f[i]) ^ b[2]) | (f2u(c->c[3].f[i]) ^ b[3]);
+    if (diff) return SHARED_NO;
+    float s[4], sf[4], df[4];
+    for (uint32_t ch = 0; ch < 4u; ch++) s[ch] = clamp01(c->c[ch].f[first]);
+    for (uint32_t ch = 0; ch < 4u; ch++) {
+        bool sa = ch == 3u ? sp->sa_a : sp->sa_c, inv = ch == 3u ? sp->inv_a : sp->inv_c;
+        sf[ch] = sa ? s[3] : 1.0f;
+        df[ch] = inv ? 1.0f - s[3] : 0.0f;
+    }
+    uint32_t skipped = first, last_in = 0, last_out = 0;
+    bool have = false;
+    for (uint32_t i = first; i < n; i++) {
+        uint8_t *p = px + (size_t)i * bpp;
+        if (!(c->c[3].f[i] > 0.0f)) { skipped++; continue; }
+        uint32_t v = bpp == 2u ? (uint32_t)p[0] | (uint32_t)p[1] << 8
+                               : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (!have || v != last_in) {
+            last_in = v;
+            have = true;
+            if (bpp == 2u) {
+                last_out = shared_chan(s[0], sf[0], df[0], (float)(v >> 11) * (1.0f / 31.0f), 31.0f) << 11 |
+                           shared_chan(s[1], sf[1], df[1], (float)(v >> 5 & 63u) * (1.0f / 63.0f), 63.0f) << 5 |
+                           shared_chan(s[2], sf[2], df[2], (float)(v & 31u) * (1.0f / 31.0f), 31.0f);
+            } else {
+                uint32_t sr = bgra ? 16u : 0u, sb = bgra ? 0u : 16u;
+                last_out = shared_chan(s[0], sf[0], df[0], (float)(v >> sr & 255u) * (1.0f / 255.0f), 255.0f) << sr |
+                           shared_chan(s[1], sf[1], df[1], (float)(v >> 8 & 255u) * (1.0f / 255.0f), 255.0f) << 8 |
+                           shared_chan(s[2], sf[2], df[2], (float)(v >> sb & 255u) * (1.0f / 255.0f), 255.0f) << sb |
+                           shared_chan(s[3], sf[3], df[3], (float)(v >> 24) * (1.0f / 255.0f), 255.0f) << 24;
+            }
+        }
+        p[0] = (uint8_t)last_out;
+        p[1] = (uint8_t)(last_out >> 8);
+        if (bpp == 4u) { p[2] = (uint8_t)(last_out >> 16); p[3] = (uint8_t)(last_out >> 24); }
+    }
+    return skipped;
+}
+
+/* ---- texel copy: output = the sampled texel, stored without blending ---- */
+
+/* The texel copy stores texel bytes unchanged, which equals decode + store only when every
+ * stored value converts back to itself: checked here over all 8-, 6- and 5-bit values with the
+ * very conversions of the sampler (tables) and of the stores above, not assumed. */
+bool eg_soft_span_unorm_round_trips(void)
+{
+    for (uint32_t q = 0; q < 256u; q++)
+        if (to_unorm8(eg_soft_unorm8_to_float[q]) != q) return false;
+    for (uint32_t q = 0; q < 32u; q++)
+        if ((uint32_t)(clamp01(eg_soft_unorm5_to_float[q]) * 31.0f + 0.5f) != q) return false;
+    for (uint32_t q = 0; q < 64u; q++)
+        if ((uint32_t)(clamp01(eg_soft_unorm6_to_float[q]) * 63.0f + 0.5f) != q) return false;
+    return true;
+}
+
+/* The blend stores' unpack then pack of every stored code gives the code back (skip_clear). */
+bool eg_soft_span_dst_round_trips(WGPUTextureFormat fmt)
+{
+    if (fmt != EG_FORMAT_RGB565_VALUE) {
+        for (uint32_t q = 0; q < 256u; q++)
+            if (to_unorm8((float)q * (1.0f / 255.0f)) != q) return false;
+        return true;
+    }
+    for (uint32_t q = 0; q < 64u; q++) {
+        if (q < 32u && (uint32_t)(clamp01((float)q * (1.0f / 31.0f)) * 31.0f + 0.5f) != q) return false;
+        if ((uint32_t)(clamp01((float)q * (1.0f / 63.0f)) * 63.0f + 0.5f) != q) return false;
+    }
+    return true;
+}
+
+/* Texel format -> target format pairs the copy handles: 1 same bytes (4), 2 same bytes (2,
+ * RGB565), 3 R and B swapped (RGBA8 <-> BGRA8); 0 none. */
+uint32_t eg_soft_span_texcopy_kind(WGPUTextureFormat target, WGPUTextureFormat texel)
+{
+    bool t8 = target == WGPUTextureFormat_RGBA8Unorm || target == WGPUTextureFormat_BGRA8Unorm;
+    bool x8 = texel == WGPUTextureFormat_RGBA8Unorm || texel == WGPUTextureFormat_BGRA8Unorm;
+    if (t8 && x8) return target == texel ? 1u : 3u;
+    if (target == EG_FORMAT_RGB565_VALUE && texel == EG_FORMAT_RGB565_VALUE) return 2u;
+    return 0u;
+}
+
+/* ---- constant rows (helper "ui", session 5) ---- */
+
+static const float rowc_max8[4] = { 255.0f, 255.0f, 255.0f, 255.0f }, rowc_max565[4] = { 31.0f, 63.0f, 31.0f, 0.0f };
+
+/* The stored code of one value: the stores' conversion (quantize / store8_simd / store_565). */
+static inline uint32_t row_code(float v, float max) { return (uint32_t)(int32_t)(clamp01(v) * max + 0.5f); }
+
+/* Pixels [x0, x1) of row y of a copy-class triangle without blending: when every channel's
+ * stored code provably is one value over the segment, stores that pixel x1 - x0 times and
+ * returns true. The values are bounded without interpolating them (soft_raster_bound.c) and
+ * the conversion clamp01(v) * max + 0.5, truncated, is monotone in v, so equal codes at the
+ * bounds mean equal codes in every pixel: the bytes of the per-chunk path. Gradients and flat
+ * fills are constant over most rows once quantized. */
+bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
+                            int64_t x1, int64_t y, uint8_t *px)
+{
+    int64_t bx0 = x0 & ~(int64_t)3, bx1 = (x1 - 1) & ~(int64_t)3;
+    eg_soft_pxset_t p = { bx0, bx1, y & ~(int64_t)3, y & ~(int64_t)3, bx0 == bx1 ? (uint32_t)(x0 & 3) : 0u,
+                          bx0 == bx1 ? (uint32_t)((x1 - 1) & 3) : 3u, (uint32_t)(y & 3), (uint32_t)(y & 3) };
+    eg_soft_wbound_t wb = { { { 0.0f, 0.0f }, { 0.0f, 0.0f } }, { { 0.0f, 0.0f }, { 0.0f, 0.0f } }, false };
+    /* values fixed for the triangle (eg_soft_span_fixed: a0 in every stored lane) need no bound */
+    if (!eg_soft_span_all_fixed(sp, k) && !eg_soft_weights_bound(f, &p, sp->any_persp, &wb)) return false;
+    const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
+    uint32_t q[4];
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t src = sp->cls.src[c];
+        if (mx[c] == 0.0f) { q[c] = 0; continue; }   /* RGB565 stores no alpha */
+        if (src & EG_SOFT_SPAN_CONST) {
+            union { uint32_t u; float f; } b = { sp->cls.src_bits[c] };
+            q[c] = row_code(b.f, mx[c]);
+            continue;
+        }
+        uint32_t v = sp->val_of_slot[src];
+        if (k->fixed >> v & 1u) {
+            q[c] = row_code(k->a0[v], mx[c]);
+            continue;
+        }
+        eg_soft_range_t r;
+        if (!eg_soft_vary_bound_best(f, &p, &wb, sp->interp[v], k->a0[v], k->dv1[v], k->dv2[v], &r)) return false;
+        q[c] = row_code(r.lo, mx[c]);
+        if (row_code(r.hi, mx[c]) != q[c]) return false;
+    }
+    uint32_t n = (uint32_t)(x1 - x0);
+    if (sp->rowconst == ROWC_565) {
+        uint32_t w = q[0] << 11 | q[1] << 5 | q[2];
+        for (uint32_t i = 0; i < n; i++, px += 2) { px[0] = (uint8_t)w; px[1] = (uint8_t)(w >> 8); }
+        return true;
+    }
+    uint8_t b[4];
+    bool bgra = sp->rowconst == ROWC_BGRA8;
+    b[bgra ? 2 : 0] = (uint8_t)q[0]; b[1] = (uint8_t)q[1]; b[bgra ? 0 : 2] = (uint8_t)q[2]; b[3] = (uint8_t)q[3];
+    for (uint32_t i = 0; i < n; i++, px += 4) { px[0] = b[0]; px[1] = b[1]; px[2] = b[2]; px[3] = b[3]; }
+    return true;
+}
+
+/* Whether constant rows are worth trying on this triangle (a heuristic: the proof decides): no
+ * output channel may change by half a code or more across `width` px (Gouraud-shaded small
+ * triangles change on every row; gradients and flat fills do not). */
+bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t width)
+{
+    const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t src = sp->cls.src[c];
+        if ((src & EG_SOFT_SPAN_CONST) || mx[c] == 0.0f) continue;
+        uint32_t v = sp->val_of_slot[src];
+        float dx = k->dv1[v] * k->d1x + k->dv2[v] * k->d2x;
+        dx = dx < 0.0f ? -dx : dx;
+        if (!(dx * (float)width * mx[c] < 0.5f)) return false;
+    }
+    return true;
+}
+
+/* Values the same in every stored lane of the triangle, set once in vals (all 16 lanes) instead
+ * of per chunk: flat ones, and ones equal at the three vertices (a0 finite, nonzero) when every
+ * covered pixel's weights are provably finite, since then a0 + w1 * 0 + w2 * 0 is a0 exactly.
+ * They are when 1/w = c (span path) lies in [2^-20, 2^20] and the per-pixel gradients of the
+ * linear weights are at most 1024: a covered pixel's exact weights lie in [0, 1], the float ones
+ * (from a block origin at most 3 px away, magnitudes <= 1 + 6 * 1024) are off by < 0.005, so
+ * w = c (l0 + l1 + l2) is within 0.1% of c and r = 1 / w, p = q r are finite. Lanes past a
+ * chunk's covered pixels are never stored. */
+void eg_soft_span_fixed(const eg_soft_span_pipe_t *sp, span_tri_t *k, eg_soft_reg_t *vals)
+{
+    float g = 1024.0f;
+    bool safe = k->iw0 >= 0x1p-20f && k->iw0 <= 0x1p20f && k->d1x <= g && k->d1x >= -g && k->d1y <= g && k->d1y >= -g &&
+                k->d2x <= g && k->d2x >= -g && k->d2y <= g && k->d2y >= -g;
+    k->fixed = 0;
+    k->persp = false;
+    for (uint32_t v = 0; v < sp->nval; v++) {
+        union { float f; uint32_t u; } a = { k->a0[v] };
+        bool fixed = sp->interp[v] == EG_SOFT_INTERP_FLAT ||
+                     (safe && k->dv1[v] == 0.0f && k->dv2[v] == 0.0f && (a.u & 0x7f800000u) != 0x7f800000u &&
+                      (a.u & 0x7fffffffu) != 0u);
+        if (!fixed) {
+            k->persp |= sp->interp[v] == EG_SOFT_INTERP_PERSPECTIVE;
+            continue;
+        }
+        k->fixed |= 1u << v;
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[v].f[l] = k->a0[v];
+    }
+}
+#endif /* EMGPU_HAL_SOFT */
