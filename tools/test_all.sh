@@ -88,15 +88,16 @@ case " $* " in *" windows-x64 "*)
     # are DXBC from the TPF emitter. The scenes run on d3d12 in the board's check (scenes_test
     # compares them with soft's). Tests a proven wine/vkd3d defect stops print N/A with the
     # defect named (hal/d3d12/README.md, "Under wine").
-    # The two pipeline fault walks make the wine process segfault in native driver code on the
-    # backports lavapipe now and then (not on every run; hal/d3d12/README.md): they run on
-    # bookworm's own lavapipe, where they pass and need no descriptor tables.
+    # The two pipeline fault walks run in a process of their own: they are the slowest part
+    # (devices made while a fault is armed are never kept, so each step creates descriptor heaps,
+    # which vkd3d does slowly), and a native crash there (seen on lavapipe 25 before the walks
+    # waited after a failed readback; hal/d3d12/README.md "Under wine") must not hide the suite.
     echo "=== backend d3d12: API suite (windows-x64, wine)"
     EMGPU_TEST_BACKEND=d3d12 EMGPU_TEST_EXCLUDE=d3d12.fault_pipeline_cycle sh boards/windows-x64/wine_run.sh \
         build/windows-x64/wineprefix build/windows-x64/tests/unit_tests.exe >"$log" 2>&1
     cat "$log"; add_totals "$log" "backend d3d12"
-    echo "=== backend d3d12: pipeline fault walks (windows-x64, wine, bookworm lavapipe)"
-    EMGPU_TEST_BACKEND=d3d12 EMGPU_WINE_SYSTEM_VULKAN=1 sh boards/windows-x64/wine_run.sh \
+    echo "=== backend d3d12: pipeline fault walks (windows-x64, wine)"
+    EMGPU_TEST_BACKEND=d3d12 sh boards/windows-x64/wine_run.sh \
         build/windows-x64/wineprefix build/windows-x64/tests/unit_tests.exe d3d12.fault_pipeline_cycle >"$log" 2>&1
     cat "$log"; add_totals "$log" "backend d3d12 fault walks"
     ;;

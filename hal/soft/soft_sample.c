@@ -262,6 +262,27 @@ static inline void blend_unorm8(const uint8_t *p00, const uint8_t *p10, const ui
                                 float o[4])
 {
     uint32_t w00 = (256u - wx) * (256u - wy), w10 = wx * (256u - wy), w01 = (256u - wx) * wy, w11 = wx * wy;
+#if defined(VM_SIMD_NATIVE)    /* emulated vectors (Cortex-M) would not pay off */
+    if (n == 4u) {
+        /* the 4 channels at once, in float: every product and partial sum is an integer below
+         * 2^24 (255 * 65536), so each is exact and the sum equals the scalar integer sum; then
+         * the same single scaling rounding */
+        typedef uint8_t b4_t __attribute__((vector_size(4)));
+        typedef int32_t i4_t __attribute__((vector_size(16)));
+        typedef float f4_t __attribute__((vector_size(16)));
+        b4_t b00, b10, b01, b11;
+        __builtin_memcpy(&b00, p00, 4); __builtin_memcpy(&b10, p10, 4);
+        __builtin_memcpy(&b01, p01, 4); __builtin_memcpy(&b11, p11, 4);
+        f4_t f = __builtin_convertvector(__builtin_convertvector(b00, i4_t), f4_t) * (float)w00 +
+                 __builtin_convertvector(__builtin_convertvector(b10, i4_t), f4_t) * (float)w10 +
+                 __builtin_convertvector(__builtin_convertvector(b01, i4_t), f4_t) * (float)w01 +
+                 __builtin_convertvector(__builtin_convertvector(b11, i4_t), f4_t) * (float)w11;
+        f = f * UNORM8_SCALE;
+        __builtin_memcpy(o, &f, 16);
+        if (bgra) { float t = o[0]; o[0] = o[2]; o[2] = t; }
+        return;
+    }
+#endif
     o[1] = o[2] = 0.0f;
     o[3] = 1.0f;
     for (uint32_t k = 0; k < n; k++)
