@@ -70,7 +70,7 @@ eg_status_t eg_d3d_gpu_heaps_init(eg_hal_device_t *dev)
 void eg_d3d_gpu_heaps_fini(eg_hal_device_t *dev)
 {
     for (uint32_t k = 0; k < 2; k++) {
-        if (dev->gpu_heap[k]) eg_d3d_heap_put(dev->device, dev->gpu_heap[k], !dev->lost);
+        if (dev->gpu_heap[k]) eg_d3d_heap_put(dev->device, dev->gpu_heap[k], !dev->lost || dev->lost_drained);
         dev->gpu_heap[k] = NULL;
     }
 }

@@ -234,8 +234,10 @@ HRESULT eg_d3d_heap_get(ID3D12Device *d, const D3D12_DESCRIPTOR_HEAP_DESC *hd, I
 void eg_d3d_heap_put(ID3D12Device *d, ID3D12DescriptorHeap *h, bool keep)
 {
     if (!h) return;
-    /* Only a heap no GPU work can still read is kept: its device closed without loss (a lost
-     * one's queue may not have drained) and the ID3D12Device is healthy. */
+    /* Only a heap no GPU work can still read is kept: its device closed without loss, or lost by
+     * an injected removal after which the queue was seen idle (lost_drained: the fault walks
+     * then reuse heaps instead of creating them, seconds each under vkd3d), and the
+     * ID3D12Device is healthy. */
     if (!keep || !device_is_kept(d) || ID3D12Device_GetDeviceRemovedReason(d) != S_OK) {
         for (uint32_t i = 0; i < EG_D3D_KEPT_HEAPS; i++)
             if (d3d_kept_heaps[i].heap == h) { d3d_kept_heaps[i].heap = NULL; d3d_kept_heaps[i].device = NULL; }
@@ -352,14 +354,17 @@ eg_status_t eg_d3d_probe(uint32_t ordinal, eg_device_info_t *info)
 /* An injected removal leaves the real device running: objects must not be released under it,
  * so loss waits (up to 5 s, past the fault wrappers) for everything queued so far. On a real
  * removal the fence reads UINT64_MAX and this returns at once. */
-static void wait_idle_unfaulted(eg_hal_device_t *dev)
+static bool wait_idle_unfaulted(eg_hal_device_t *dev)
 {
-    if (!dev->queue || !dev->fence || !dev->fence_event) return;
+    if (!dev->queue || !dev->fence || !dev->fence_event) return false;
     uint64_t v = ++dev->next_fence;
-    if (FAILED(ID3D12CommandQueue_Signal(dev->queue, dev->fence, v))) return;
-    if (ID3D12Fence_GetCompletedValue(dev->fence) >= v) return;
+    if (FAILED(ID3D12CommandQueue_Signal(dev->queue, dev->fence, v))) return false;
+    if (ID3D12Fence_GetCompletedValue(dev->fence) >= v) return true;
     if (SUCCEEDED(ID3D12Fence_SetEventOnCompletion(dev->fence, v, dev->fence_event)))
         WaitForSingleObject(dev->fence_event, 5000);
+    /* A real removal reads UINT64_MAX here too, but then GetDeviceRemovedReason is not S_OK and
+     * eg_d3d_heap_put keeps nothing of that device. */
+    return ID3D12Fence_GetCompletedValue(dev->fence) >= v;
 }
 
 eg_status_t eg_d3d_check(eg_hal_device_t *dev, HRESULT hr, const char *what)
@@ -372,7 +377,7 @@ eg_status_t eg_d3d_check(eg_hal_device_t *dev, HRESULT hr, const char *what)
     }
     if (dev && !dev->lost) {
         dev->lost = true;
-        wait_idle_unfaulted(dev);
+        dev->lost_drained = wait_idle_unfaulted(dev);
         eg_log(EG_LOG_ERROR, "d3d12: %s reported device removal (HRESULT 0x%08x)", what, (unsigned)hr);
         /* A lost device finishes nothing more: every submission counts as complete. */
         dev->completed_fence = dev->next_fence;

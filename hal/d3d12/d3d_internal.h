@@ -173,6 +173,8 @@ typedef enum eg_d3d_indirect_kind {
 struct eg_hal_device {
     bool open;
     bool lost;
+    bool lost_drained;    /* lost by an injected removal, and the real queue was seen idle after
+                           * it: no GPU work can read the descriptor heaps, so they may be kept */
     bool validation;                 /* debug layer on, info queue read after each submit */
     struct WGPUDeviceImpl *kdev;
     const eg_device_info_t *info;

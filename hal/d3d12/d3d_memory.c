@@ -183,7 +183,7 @@ eg_status_t eg_d3d_desc_init(eg_hal_device_t *dev)
 void eg_d3d_desc_fini(eg_hal_device_t *dev)
 {
     for (uint32_t k = 0; k < EG_D3D_DESC_KIND_COUNT; k++) {
-        if (dev->desc[k].heap) eg_d3d_heap_put(dev->device, dev->desc[k].heap, !dev->lost);
+        if (dev->desc[k].heap) eg_d3d_heap_put(dev->device, dev->desc[k].heap, !dev->lost || dev->lost_drained);
         dev->desc[k].heap = NULL;
     }
 }

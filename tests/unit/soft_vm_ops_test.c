@@ -221,7 +221,11 @@ EG_TEST(soft_vm_ops, quantize_f16_and_copy_logical)
     EG_EXPECT(q[1] == 0x3F804000u || (!is_soft() && q[1] == 0x3F802000u));
     EG_EXPECT_EQ_U(q[2], 0x3F802000u);
     EG_EXPECT_EQ_U(q[3], 0x477FE000u);
-    EG_EXPECT_EQ_U(q[4], 0x477FE000u);
+    /* 65519 lies past binary16's largest finite value 65504 but rounds to it (the halfway point is
+     * 65520). SPIR-V's "magnitude too large to represent -> infinity" also reads as +inf here (the
+     * H100's Vulkan driver answers that), and WGSL calls values outside the finite range
+     * indeterminate: soft rounds (exact), other backends may give either. */
+    EG_EXPECT(q[4] == 0x477FE000u || (!is_soft() && q[4] == 0x7F800000u));
     EG_EXPECT_EQ_U(q[5], 0x7F800000u);
     EG_EXPECT_EQ_U(q[6], 0xFF800000u);
     /* The GLES backend (SPIRV-Cross: unpackHalf2x16(packHalf2x16(x))) keeps binary16 subnormals on
