@@ -132,34 +132,39 @@ static bool array_length(tpf_t *t, const eg_ir_inst_t *in)
     return !t->failed;
 }
 
+bool tpf_atomic_operands(tpf_t *t, const eg_ir_inst_t *in, uint32_t *op, tpf_sc_t *v, tpf_sc_t *cmp)
+{
+    uint32_t n, vi = 3;                     /* SPIR-V operand holding the value, 0: none */
+    *v = tpf_imm(0);
+    *cmp = tpf_imm(0);
+    switch (in->op) {
+    case SpvOpAtomicLoad: *op = TPF_IMM_ATOMIC_OR; vi = 0; break;
+    case SpvOpAtomicStore: case SpvOpAtomicExchange: *op = TPF_IMM_ATOMIC_EXCH; break;
+    case SpvOpAtomicCompareExchange: *op = TPF_IMM_ATOMIC_CMP_EXCH; vi = 4; *cmp = tpf_comps(t, in->operands[5], &n)[0]; break;
+    case SpvOpAtomicIIncrement: *op = TPF_IMM_ATOMIC_IADD; vi = 0; *v = tpf_imm(1); break;
+    case SpvOpAtomicIDecrement: *op = TPF_IMM_ATOMIC_IADD; vi = 0; *v = tpf_imm(~0u); break;
+    case SpvOpAtomicIAdd: case SpvOpAtomicISub: *op = TPF_IMM_ATOMIC_IADD; break;
+    case SpvOpAtomicSMin: *op = TPF_IMM_ATOMIC_IMIN; break;
+    case SpvOpAtomicUMin: *op = TPF_IMM_ATOMIC_UMIN; break;
+    case SpvOpAtomicSMax: *op = TPF_IMM_ATOMIC_IMAX; break;
+    case SpvOpAtomicUMax: *op = TPF_IMM_ATOMIC_UMAX; break;
+    case SpvOpAtomicAnd: *op = TPF_IMM_ATOMIC_AND; break;
+    case SpvOpAtomicOr: *op = TPF_IMM_ATOMIC_OR; break;
+    case SpvOpAtomicXor: *op = TPF_IMM_ATOMIC_XOR; break;
+    default: return false;
+    }
+    if (vi) *v = tpf_comps(t, in->operands[vi], &n)[0];
+    if (in->op == SpvOpAtomicISub) { uint32_t d = tpf_temp(t); tpf_op1(t, TPF_INEG, d, *v); *v = tpf_tsc(d); }
+    return true;
+}
+
 static bool atomic(tpf_t *t, const eg_ir_inst_t *in)
 {
     tpf_ptr_t p = *ptr_of(t, in->operands[0]);
     if (p.space != SP_RAW && p.space != SP_TGSM) return tpf_unsupported(t, in, "an atomic outside storage/workgroup memory");
-    uint32_t n, op;
-    tpf_sc_t v = tpf_imm(0), cmp = tpf_imm(0);
-    switch (in->op) {
-    case SpvOpAtomicLoad: op = TPF_IMM_ATOMIC_OR; break;
-    case SpvOpAtomicStore: op = TPF_IMM_ATOMIC_EXCH; v = tpf_comps(t, in->operands[3], &n)[0]; break;
-    case SpvOpAtomicExchange: op = TPF_IMM_ATOMIC_EXCH; break;
-    case SpvOpAtomicCompareExchange: op = TPF_IMM_ATOMIC_CMP_EXCH; v = tpf_comps(t, in->operands[4], &n)[0];
-        cmp = tpf_comps(t, in->operands[5], &n)[0]; break;
-    case SpvOpAtomicIIncrement: op = TPF_IMM_ATOMIC_IADD; v = tpf_imm(1); break;
-    case SpvOpAtomicIDecrement: op = TPF_IMM_ATOMIC_IADD; v = tpf_imm(~0u); break;
-    case SpvOpAtomicIAdd: case SpvOpAtomicISub: op = TPF_IMM_ATOMIC_IADD; break;
-    case SpvOpAtomicSMin: op = TPF_IMM_ATOMIC_IMIN; break;
-    case SpvOpAtomicUMin: op = TPF_IMM_ATOMIC_UMIN; break;
-    case SpvOpAtomicSMax: op = TPF_IMM_ATOMIC_IMAX; break;
-    case SpvOpAtomicUMax: op = TPF_IMM_ATOMIC_UMAX; break;
-    case SpvOpAtomicAnd: op = TPF_IMM_ATOMIC_AND; break;
-    case SpvOpAtomicOr: op = TPF_IMM_ATOMIC_OR; break;
-    case SpvOpAtomicXor: op = TPF_IMM_ATOMIC_XOR; break;
-    default: return tpf_unsupported(t, in, "this atomic");
-    }
-    if (in->op != SpvOpAtomicLoad && in->op != SpvOpAtomicStore && in->op != SpvOpAtomicCompareExchange &&
-        in->op != SpvOpAtomicIIncrement && in->op != SpvOpAtomicIDecrement)
-        v = tpf_comps(t, in->operands[3], &n)[0];
-    if (in->op == SpvOpAtomicISub) { uint32_t d = tpf_temp(t); tpf_op1(t, TPF_INEG, d, v); v = tpf_tsc(d); }
+    uint32_t op;
+    tpf_sc_t v, cmp;
+    if (!tpf_atomic_operands(t, in, &op, &v, &cmp)) return tpf_unsupported(t, in, "this atomic");
     tpf_sc_t a = p.has_dyn ? p.dyn : tpf_imm(0);
     if (p.has_dyn && p.off_B) { uint32_t d = tpf_temp(t); tpf_op2(t, TPF_IADD, d, p.dyn, tpf_imm(p.off_B)); a = tpf_tsc(d); }
     else if (!p.has_dyn) a = tpf_imm(p.off_B);

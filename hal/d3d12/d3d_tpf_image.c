@@ -209,30 +209,13 @@ static bool texel_pointer(tpf_t *t, const eg_ir_inst_t *in)
 }
 
 /* Typed UAV atomics (imm_atomic_* with the texel coordinate as the address; D3D12 allows them on
- * R32_UINT / R32_SINT UAVs, WebGPU's r32uint / r32sint read-write storage textures). The op
- * mapping follows the buffer atomics of d3d_tpf_access.c: load = or 0, store = exchange. */
+ * R32_UINT / R32_SINT UAVs, WebGPU's r32uint / r32sint read-write storage textures). The op and
+ * operands come from tpf_atomic_operands (d3d_tpf_access.c), shared with buffer atomics. */
 bool tpf_image_atomic(tpf_t *t, const eg_ir_inst_t *in, const tpf_ptr_t *p)
 {
-    uint32_t n, op, vi = 3;
-    tpf_sc_t v = tpf_imm(0), cmp = tpf_imm(0);
-    switch (in->op) {
-    case SpvOpAtomicLoad: op = TPF_IMM_ATOMIC_OR; vi = 0; break;
-    case SpvOpAtomicStore: case SpvOpAtomicExchange: op = TPF_IMM_ATOMIC_EXCH; break;
-    case SpvOpAtomicCompareExchange: op = TPF_IMM_ATOMIC_CMP_EXCH; vi = 4; cmp = tpf_comps(t, in->operands[5], &n)[0]; break;
-    case SpvOpAtomicIIncrement: op = TPF_IMM_ATOMIC_IADD; vi = 0; v = tpf_imm(1); break;
-    case SpvOpAtomicIDecrement: op = TPF_IMM_ATOMIC_IADD; vi = 0; v = tpf_imm(~0u); break;
-    case SpvOpAtomicIAdd: case SpvOpAtomicISub: op = TPF_IMM_ATOMIC_IADD; break;
-    case SpvOpAtomicSMin: op = TPF_IMM_ATOMIC_IMIN; break;
-    case SpvOpAtomicUMin: op = TPF_IMM_ATOMIC_UMIN; break;
-    case SpvOpAtomicSMax: op = TPF_IMM_ATOMIC_IMAX; break;
-    case SpvOpAtomicUMax: op = TPF_IMM_ATOMIC_UMAX; break;
-    case SpvOpAtomicAnd: op = TPF_IMM_ATOMIC_AND; break;
-    case SpvOpAtomicOr: op = TPF_IMM_ATOMIC_OR; break;
-    case SpvOpAtomicXor: op = TPF_IMM_ATOMIC_XOR; break;
-    default: return tpf_unsupported(t, in, "this atomic on a storage texel");
-    }
-    if (vi) v = tpf_comps(t, in->operands[vi], &n)[0];
-    if (in->op == SpvOpAtomicISub) { uint32_t d = tpf_temp(t); tpf_op1(t, TPF_INEG, d, v); v = tpf_tsc(d); }
+    uint32_t op;
+    tpf_sc_t v, cmp;
+    if (!tpf_atomic_operands(t, in, &op, &v, &cmp)) return tpf_unsupported(t, in, "this atomic on a storage texel");
     uint32_t a = tpf_pack(t, &t->comps[p->base], p->mstride_B < 4 ? p->mstride_B : 4), d = tpf_temp(t);
     const tpf_res_t *r = &t->res[p->res];
     uint32_t idx[2] = { r->range, r->reg };

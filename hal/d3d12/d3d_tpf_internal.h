@@ -183,6 +183,9 @@ typedef struct tpf {
 /* d3d_tpf.c: failures, tokens, temps, values */
 bool tpf_fail(tpf_t *t, const char *fmt, ...) EG_PRINTF(2, 3);
 bool tpf_unsupported(tpf_t *t, const eg_ir_inst_t *in, const char *what);
+/** The imm_atomic_* opcode, value and comparator of a SPIR-V atomic (load = or 0, store =
+ *  exchange, ISub = add of the negated value); false for an opcode that is not an atomic. */
+bool tpf_atomic_operands(tpf_t *t, const eg_ir_inst_t *in, uint32_t *op, tpf_sc_t *v, tpf_sc_t *cmp);
 void tpf_tok(tpf_t *t, uint32_t w);
 void tpf_dtok(tpf_t *t, uint32_t w);
 uint32_t tpf_temp(tpf_t *t);                     /* one scalar temp */
