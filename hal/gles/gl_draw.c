@@ -183,7 +183,13 @@ static void apply_bindings(eg_gl_state_t *s, const eg_gl_program_t *p)
         uint32_t dyn = 0;
         const eg_bind_entry_t *e = find_entry(s->groups[b->group].group, b->binding, &dyn);
         if (!e) continue;
-        if ((b->kind == EG_GL_BIND_UBO || b->kind == EG_GL_BIND_SSBO) && e->buffer) bind_buffer(s, b, e, dyn);
+        if ((b->kind == EG_GL_BIND_UBO || b->kind == EG_GL_BIND_SSBO) && e->buffer) {
+            bind_buffer(s, b, e, dyn);
+            if (p->len_loc[i] >= 0 && p->len_stride_B[i]) {   /* WGSL arrayLength of the binding */
+                uint64_t n = e->size_B > p->len_offset_B[i] ? (e->size_B - p->len_offset_B[i]) / p->len_stride_B[i] : 0u;
+                eg_gl.Uniform1ui(p->len_loc[i], (GLuint)n);
+            }
+        }
         else if (b->kind == EG_GL_BIND_IMAGE && e->view)
             bind_image(b, e, &s->groups[b->group].group->layout->entries[e - s->groups[b->group].group->entries]);
         else if (b->kind == EG_GL_BIND_TEXTURE && e->view && p->levels_loc[i] >= 0)   /* textureQueryLevels */

@@ -146,6 +146,12 @@ static void bind_by_name(eg_gl_program_t *p)
         eg_fmt(name, sizeof name, "eg_lv_s%u_b%u", (unsigned)p->bindings[i].group, (unsigned)p->bindings[i].binding);
         p->levels_loc[i] = eg_gl.GetUniformLocation(p->program, name);
     }
+    for (uint32_t i = 0; i < p->binding_count; i++) {   /* arrayLength (gl_robust.c) */
+        p->len_loc[i] = -1;
+        if (p->bindings[i].kind != EG_GL_BIND_SSBO && p->bindings[i].kind != EG_GL_BIND_UBO) continue;
+        eg_fmt(name, sizeof name, "eg_len_s%u_b%u", (unsigned)p->bindings[i].group, (unsigned)p->bindings[i].binding);
+        p->len_loc[i] = eg_gl.GetUniformLocation(p->program, name);
+    }
 }
 
 static bool link_program(eg_hal_device_t *dev, eg_gl_program_t *p, bool compute)

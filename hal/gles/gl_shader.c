@@ -261,14 +261,45 @@ static char g_src[EMGPU_GLES_SHADER_SOURCE_BYTES];
  * gl_PointSize = 1.0 (ignored for lines and triangles). */
 static const char k_point_size[] = "    gl_PointSize = 1.0;\n";
 
+/* quantizeToF16: SPIRV-Cross writes OpQuantizeToF16 as unpackHalf2x16(packHalf2x16(x)), and
+ * NVIDIA's GLES compiler folds that pair to x (measured on an H100: 1.0001 came back
+ * unquantized). An OR with a uniform that is never set (GLSL: uniforms start at 0) gives the
+ * same value but cannot be folded. Added after the #version/#extension/precision lines of every
+ * stage that unpacks halves; highp, so vertex and fragment declarations match. */
+static const char k_f16_opaque[] =
+    "uniform highp uint eg_f16_zero;\n"
+    "highp vec2 eg_unpack_half(highp uint h) { return unpackHalf2x16(h | eg_f16_zero); }\n"
+    "#define unpackHalf2x16(h) eg_unpack_half(h)\n";
+
+static bool has_text(const char *src, const char *what, size_t n)
+{
+    for (const char *p = src; *p; p++)
+        if (*p == what[0] && eg_memcmp(p, what, n) == 0) return true;
+    return false;
+}
+
+static bool header_line(const char *line, size_t len)
+{
+    return len == 0 || line[0] == '\n' || line[0] == '#' || (len >= 10 && eg_memcmp(line, "precision ", 10) == 0);
+}
+
 static const char *drop_clip_cull(const char *src, bool vertex)
 {
     size_t n = 0;
-    bool in_main = false;
+    bool in_main = false, f16 = has_text(src, "unpackHalf2x16(", 15);
     for (const char *line = src; *line;) {
         const char *end = line;
         while (*end && *end != '\n') end++;
         if (*end) end++;
+        if (f16 && !header_line(line, (size_t)(end - line))) {
+            if (n + sizeof k_f16_opaque > sizeof g_src) {
+                shader_error("translated shader longer than EMGPU_GLES_SHADER_SOURCE_BYTES = %u", (unsigned)sizeof g_src);
+                return NULL;
+            }
+            eg_memcpy(g_src + n, k_f16_opaque, sizeof k_f16_opaque - 1u);
+            n += sizeof k_f16_opaque - 1u;
+            f16 = false;
+        }
         bool dead = false;
         for (const char *p = line; p + 15 <= end && !dead; p++)
             dead = eg_memcmp(p, "gl_ClipDistance", 15) == 0 || eg_memcmp(p, "gl_CullDistance", 15) == 0;
@@ -465,6 +496,28 @@ static bool lower_query_levels(uint32_t *w, uint32_t *n)
     return true;
 }
 
+/* Robust buffer access (gl_robust.c): the stage's buffer indices clamped into their bindings,
+ * arrayLength from uniforms whose layout (offset, stride) the program keeps per binding. */
+static uint32_t g_robust[EG_GL_SMOD_WORDS];
+static eg_gl_robust_t g_rb;
+
+static const uint32_t *robust_access(const uint32_t *code, uint32_t *words, eg_gl_program_t *p)
+{
+    uint32_t n = 0;
+    if (!eg_gl_robust_rewrite(code, *words, g_robust, EG_GL_SMOD_WORDS, &n, &g_rb)) {
+        shader_error("%s", g_rb.message);
+        return NULL;
+    }
+    for (uint32_t k = 0; k < g_rb.len_count; k++)
+        for (uint32_t i = 0; i < p->binding_count; i++)
+            if (p->bindings[i].group == g_rb.len[k].group && p->bindings[i].binding == g_rb.len[k].binding) {
+                p->len_offset_B[i] = g_rb.len[k].offset_B;
+                p->len_stride_B[i] = g_rb.len[k].stride_B;
+            }
+    *words = n;
+    return g_robust;
+}
+
 GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t stage_index,
                             eg_shader_stage_t stage)
 {
@@ -485,7 +538,9 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
     bool copied = false;
     const uint32_t *code = lower_int_div(sm->code, sm->word_count, &words, &copied);
     g_lv.count = 0;
+    g_rb.len_count = 0;
     if (code && copied && !lower_query_levels(g_words, &words)) code = NULL;
+    if (code) code = robust_access(code, &words, p);
     if (code && sx.spvc_context_parse_spirv(ctx, code, words, &ir) == SPVC_SUCCESS &&
         sx.spvc_context_create_compiler(ctx, SPVC_BACKEND_GLSL, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &c) ==
             SPVC_SUCCESS &&
@@ -494,6 +549,11 @@ GLuint eg_gl_shader_compile(eg_hal_device_t *dev, eg_gl_program_t *p, uint32_t s
             char name[32];
             eg_fmt(name, sizeof name, "eg_lv_s%u_b%u", (unsigned)g_lv.set[k], (unsigned)g_lv.bind[k]);
             sx.spvc_compiler_set_name(c, g_lv.id[k], name);
+        }
+        for (uint32_t k = 0; k < g_rb.len_count; k++) {   /* names gl_draw.c sets the array lengths by */
+            char name[32];
+            eg_fmt(name, sizeof name, "eg_len_s%u_b%u", (unsigned)g_rb.len[k].group, (unsigned)g_rb.len[k].binding);
+            sx.spvc_compiler_set_name(c, g_rb.len[k].id, name);
         }
         src = translate(c, dev, p, stage);
     }

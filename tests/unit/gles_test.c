@@ -272,3 +272,51 @@ EG_TEST(gles, flat_strip_uses_first_vertex)
     wgpuTextureRelease(rt);
     eg_test_device_release();
 }
+
+#if EMGPU_HAL_GLES
+#include "hal/gles/gl_internal.h"
+#endif
+
+/* Robust buffer access on GLES (hal/gles/gl_robust.c): the rewrite of robust_rw.comp. Expected
+ * from the shader's source (tests/shaders/robust_rw.comp) and std430/std140 layout rules:
+ * clamped indices: o.r[i], d.v[i], o.r[32 + i], un.u[i] (uvec4[4]), d.v[i] (store), o.r[64],
+ * o.r[65], o.r[66] = 8; length uniforms for bindings 0 (v[] at 0, stride 4), 1 (r[] at 0,
+ * stride 4), 2 and 3 (S s[] after uint pre[2]: offset 8, stride 12) = 4; no OpArrayLength left.
+ * A pure SPIR-V rewrite: runs on any build with the GLES backend, no context needed. */
+EG_TEST(gles, robust_rewrite_clamps_buffer_indices)
+{
+#if EMGPU_HAL_GLES
+    const eg_test_spv_t *s = eg_test_spv("robust_rw.comp");
+    EG_ASSERT(s != NULL);
+    static uint32_t out[EMGPU_MAX_SPIRV_WORDS * 2u];
+    static eg_gl_robust_t r;
+    uint32_t n = 0;
+    EG_ASSERT(eg_gl_robust_rewrite(s->words, s->word_count, out, EMGPU_MAX_SPIRV_WORDS * 2u, &n, &r));
+    EG_EXPECT_EQ_U(r.clamps, 8u);
+    EG_EXPECT_EQ_U(r.len_count, 4u);
+    static const uint32_t want_stride[4] = { 4, 4, 12, 12 };
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < r.len_count; k++) {
+        uint32_t b = r.len[k].binding;
+        EG_EXPECT_EQ_U(r.len[k].group, 0u);
+        if (b >= 4) continue;
+        seen |= 1u << b;
+        EG_EXPECT_EQ_U(r.len[k].offset_B, b >= 2 ? 8u : 0u);
+        EG_EXPECT_EQ_U(r.len[k].stride_B, want_stride[b]);
+    }
+    EG_EXPECT_EQ_U(seen, 0xFu);
+    uint32_t lengths = 0;
+    for (uint32_t i = 5u /* header */; i < n && (out[i] >> 16); i += out[i] >> 16)
+        lengths += (out[i] & 0xFFFFu) == 68u;   /* OpArrayLength */
+    EG_EXPECT_EQ_U(lengths, 0u);
+    EG_EXPECT(out[3] > s->words[3]);   /* new ids were allocated */
+    /* a shader without buffer access is copied unchanged */
+    const eg_test_spv_t *f = eg_test_spv("draw_color.frag");
+    EG_ASSERT(f != NULL);
+    EG_ASSERT(eg_gl_robust_rewrite(f->words, f->word_count, out, EMGPU_MAX_SPIRV_WORDS * 2u, &n, &r));
+    EG_EXPECT_EQ_U(r.clamps, 0u);
+    EG_EXPECT(n == f->word_count && memcmp(out, f->words, n * 4u) == 0);
+#else
+    EG_NOT_APPLICABLE("the GLES backend is not compiled in");
+#endif
+}

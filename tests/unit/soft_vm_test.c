@@ -3,6 +3,8 @@
  * same arithmetic done here in C per lane. */
 #include "config/emgpu_config.h"
 #include "kernel/api/shader_module.h"
+#include <string.h>
+
 #include "tests/harness/test_device.h"
 #include "tests/shaders/spv_embed.h"
 #include "tests/unit/cmd_test_util.h"
@@ -210,10 +212,14 @@ EG_TEST(soft_vm, compute_out_of_bounds_reads_zero_writes_dropped)
     /* src bound over its first 16 words, dst over its first 8: the rest must stay untouched */
     vm_run_t r = { "vm_oob.comp", 2, { sizeof src, sizeof dst }, { 64, 32 }, { src, dst }, { out_src, out_dst }, 1 };
     EG_ASSERT(run_compute(d, &r));
+    /* WebGPU robust access allows a load outside the binding to return zero or a value from
+     * inside it, and a store outside it to be dropped or to land inside it. The soft VM takes
+     * zero / dropped (its documented choice); GPU backends may clamp (hal/gles/gl_robust.c),
+     * so there only the words outside the binding are pinned: they must never change. */
+    bool soft = strcmp(eg_test_backend(), "soft") == 0;
     for (uint32_t g = 0; g < 32; g++) {
-        /* WebGPU robust access: loads outside the binding return 0, stores outside are discarded */
         uint32_t want = g < 8 ? (g * 3 < 16 ? src[g * 3] : 0u) + 1u : 0xdeadbeefu;
-        EG_EXPECT_EQ_U(out_dst[g], want);
+        if (soft || g >= 8) EG_EXPECT_EQ_U(out_dst[g], want);
         EG_EXPECT_EQ_U(out_src[g], src[g]);
     }
     eg_test_device_release();
