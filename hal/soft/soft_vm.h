@@ -22,7 +22,10 @@
 
 #define EG_VM_CONST_BASE 0x8000u
 #define EG_VM_NONE 0xffffu          /* unused register field */
-#define EG_VM_MAX_SLOTS 16u         /* resources one program may reference */
+/* Resources one program may reference: the sum of WebGPU's default per-stage limits (16 sampled
+ * textures + 16 samplers + 8 storage buffers + 4 storage textures + 12 uniform buffers), which
+ * the soft device reports (kernel/api/limits.c), so every stage the front end accepts fits. */
+#define EG_VM_MAX_SLOTS 56u
 
 typedef enum eg_vm_op {
 #define EG_VM_OPS(X) \

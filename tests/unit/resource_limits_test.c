@@ -1,0 +1,85 @@
+/* A pipeline at WebGPU's default per-stage resource limits runs on every backend (issue #4: the
+ * soft VM must run every pipeline the front end accepts; it held 16 resources per program). */
+#include <string.h>
+
+#include "tests/harness/test_device.h"
+#include "tests/shaders/spv_embed.h"
+#include "tests/unit/cmd_test_util.h"
+
+#define N_UBO 12u   /* WebGPU default maxUniformBuffersPerShaderStage */
+#define N_SSBO 5u   /* 17 resources: more than the 16 the soft VM held (EMGPU_MAX_SPIRV_WORDS caps the shader) */
+
+/* limits_many_buffers.comp: 12 uniform + 5 storage buffers in one compute stage. Expected value
+ * from the shader's definition: sum (k + 1) for k < 12 = 78, plus sum 100 (k + 1) for k < 4
+ * = 1000: 1078. */
+EG_TEST(limits, compute_stage_with_17_buffers)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPULimits lim = WGPU_LIMITS_INIT;
+    wgpuDeviceGetLimits(d, &lim);
+    if (lim.maxUniformBuffersPerShaderStage < N_UBO || lim.maxStorageBuffersPerShaderStage < N_SSBO ||
+        lim.maxStorageBuffersPerShaderStage + lim.maxUniformBuffersPerShaderStage < N_UBO + N_SSBO) {
+        eg_test_device_release();
+        EG_NOT_APPLICABLE("the device offers fewer buffers per stage than WebGPU's defaults");
+    }
+    const eg_test_spv_t *s = eg_test_spv("limits_many_buffers.comp");
+    EG_ASSERT(s != NULL);
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = s->words;
+    src.codeSize = s->word_count;
+    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    md.nextInChain = &src.chain;
+    WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &md);
+    WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+    cd.compute.module = m;   /* auto layout */
+    WGPUComputePipeline pipe = wgpuDeviceCreateComputePipeline(d, &cd);
+    EG_EXPECT_NO_ERROR();
+    EG_ASSERT(pipe != NULL);
+    WGPUBuffer buf[N_UBO + N_SSBO];
+    WGPUBindGroupEntry be[N_UBO + N_SSBO];
+    for (uint32_t k = 0; k < N_UBO + N_SSBO; k++) {
+        bool ubo = k < N_UBO;
+        uint32_t v = ubo ? k + 1u : 100u * (k - N_UBO + 1u);
+        if (k == N_UBO + N_SSBO - 1u) v = 0;
+        buf[k] = t_buffer(d, (ubo ? WGPUBufferUsage_Uniform : WGPUBufferUsage_Storage) | WGPUBufferUsage_CopyDst |
+                              WGPUBufferUsage_CopySrc, 16);
+        wgpuQueueWriteBuffer(eg_test_queue(), buf[k], 0, &v, sizeof v);
+        WGPUBindGroupEntry e = WGPU_BIND_GROUP_ENTRY_INIT;
+        e.binding = ubo ? k : k - N_UBO;   /* group 0: the uniform blocks, group 1: the storage ones */
+        e.buffer = buf[k];
+        e.size = 16;
+        be[k] = e;
+    }
+    WGPUBindGroupLayout bgl[2];
+    WGPUBindGroup bg[2];
+    for (uint32_t g = 0; g < 2; g++) {
+        bgl[g] = wgpuComputePipelineGetBindGroupLayout(pipe, g);
+        WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+        bd.layout = bgl[g];
+        bd.entryCount = g ? N_SSBO : N_UBO;
+        bd.entries = g ? be + N_UBO : be;
+        bg[g] = wgpuDeviceCreateBindGroup(d, &bd);
+    }
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPUComputePassEncoder ce = wgpuCommandEncoderBeginComputePass(e, NULL);
+    wgpuComputePassEncoderSetPipeline(ce, pipe);
+    wgpuComputePassEncoderSetBindGroup(ce, 0, bg[0], 0, NULL);
+    wgpuComputePassEncoderSetBindGroup(ce, 1, bg[1], 0, NULL);
+    wgpuComputePassEncoderDispatchWorkgroups(ce, 1, 1, 1);
+    wgpuComputePassEncoderEnd(ce);
+    wgpuComputePassEncoderRelease(ce);
+    t_submit(e);
+    uint32_t out = 0;
+    EG_EXPECT(t_readback(d, buf[N_UBO + N_SSBO - 1u], 0, sizeof out, &out));
+    EG_EXPECT_EQ_U(out, 1078u);
+    EG_EXPECT_NO_ERROR();
+    for (uint32_t g = 0; g < 2; g++) {
+        wgpuBindGroupRelease(bg[g]);
+        wgpuBindGroupLayoutRelease(bgl[g]);
+    }
+    for (uint32_t k = 0; k < N_UBO + N_SSBO; k++) wgpuBufferRelease(buf[k]);
+    wgpuComputePipelineRelease(pipe);
+    wgpuShaderModuleRelease(m);
+    eg_test_device_release();
+}
