@@ -481,13 +481,15 @@ static bool call(vm_cc_t *cc, vm_frame_t *caller, const eg_ir_inst_t *in)
     const eg_ir_t *ir = cc->ir;
     uint32_t fn = ir->values[in->operands[0]].index;
     uint32_t cont = cc->block_n++;
-    vm_val_t args[16];
     uint32_t nargs = in->operand_count - 1u;
-    if (nargs > 16) return vm_fail(cc, EG_STATUS_INTERNAL, "call with more than 16 arguments");
-    for (uint32_t i = 0; i < nargs; i++) args[i] = *vm_val(cc, in->operands[1 + i]);
     if (!push_frame(cc, fn, cont)) return false;
     vm_frame_t *f = &cc->frames[cc->depth - 1];
-    for (uint32_t i = 0; i < nargs; i++) f->vals[ir->functions[fn].first_param + i] = args[i];
+    for (uint32_t i = 0; i < nargs; i++) {   /* any number of arguments: each read in the caller's frame */
+        cc->depth--;
+        vm_val_t a = *vm_val(cc, in->operands[1 + i]);
+        cc->depth++;
+        f->vals[ir->functions[fn].first_param + i] = a;
+    }
     if (in->result) caller->vals[in->result] = f->result;
     vm_emit(cc, EG_VM_BR, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0, f->block_base);
     return !cc->failed;

@@ -45,7 +45,10 @@ typedef struct vm_frame {
     size_t mark;                /* scratch arena mark to pop to */
 } vm_frame_t;
 
-#define VM_MAX_FRAMES 16u
+/* Call depth the compiler inlines through (WebGPU has no recursion, so a chain is at most the
+ * module's function count; 64 covers any hand-written shader: each frame is ~40 B of static
+ * state, its values come from the compile scratch, whose exhaustion names its knob). */
+#define VM_MAX_FRAMES 64u
 
 typedef struct vm_cc {
     const eg_ir_t *ir;

@@ -11,9 +11,12 @@ SHADER_SPV := $(SHADER_SRC:tests/shaders/%=$(BUILD)/tests/shaders/%.spv)
 # tools/spv_reorder.py then puts callees before callers and gives Output/Private/Function
 # variables an OpConstantNull initializer (two WebGPU rules glslang output breaks); spirv-val
 # checks both glslang's output and the rewritten module.
+# limits_*: shaders at the size limits of a test board's module slot (EMGPU_MAX_SPIRV_WORDS,
+# 1024 words by default), built without debug names (-g0) so that the code, not OpName, fills it.
+$(BUILD)/tests/shaders/limits_%: GLSLANG_EXTRA := -g0
 $(BUILD)/tests/shaders/%.spv: tests/shaders/% tools/spv_reorder.py
 	@mkdir -p $(dir $@)
-	$(Q)glslangValidator -V --target-env vulkan1.1 -o $@.glslang $< >/dev/null
+	$(Q)glslangValidator -V $(GLSLANG_EXTRA) --target-env vulkan1.1 -o $@.glslang $< >/dev/null
 	$(Q)spirv-val --target-env vulkan1.1 $@.glslang
 	$(Q)python3 tools/spv_reorder.py $@.glslang $@
 	$(Q)spirv-val --target-env vulkan1.1 $@

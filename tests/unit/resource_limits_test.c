@@ -83,3 +83,73 @@ EG_TEST(limits, compute_stage_with_17_buffers)
     wgpuShaderModuleRelease(m);
     eg_test_device_release();
 }
+
+/* Runs compute module `name` once over one 16-byte storage buffer (zeros) and reads it back. */
+static bool run_one_buffer(WGPUDevice d, const char *name, uint32_t out[4])
+{
+    const eg_test_spv_t *s = eg_test_spv(name);
+    if (!s) return false;
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = s->words;
+    src.codeSize = s->word_count;
+    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    md.nextInChain = &src.chain;
+    WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &md);
+    WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+    cd.compute.module = m;
+    WGPUComputePipeline pipe = wgpuDeviceCreateComputePipeline(d, &cd);
+    wgpuShaderModuleRelease(m);
+    if (!pipe) return false;
+    WGPUBuffer b = t_buffer(d, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 16);
+    static const uint32_t zero[4] = { 0, 0, 0, 0 };
+    wgpuQueueWriteBuffer(eg_test_queue(), b, 0, zero, sizeof zero);
+    WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(pipe, 0);
+    WGPUBindGroupEntry be = WGPU_BIND_GROUP_ENTRY_INIT;
+    be.binding = 0;
+    be.buffer = b;
+    be.size = 16;
+    WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    bd.layout = bgl;
+    bd.entryCount = 1;
+    bd.entries = &be;
+    WGPUBindGroup bg = wgpuDeviceCreateBindGroup(d, &bd);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPUComputePassEncoder ce = wgpuCommandEncoderBeginComputePass(e, NULL);
+    wgpuComputePassEncoderSetPipeline(ce, pipe);
+    wgpuComputePassEncoderSetBindGroup(ce, 0, bg, 0, NULL);
+    wgpuComputePassEncoderDispatchWorkgroups(ce, 1, 1, 1);
+    wgpuComputePassEncoderEnd(ce);
+    wgpuComputePassEncoderRelease(ce);
+    t_submit(e);
+    bool ok = t_readback(d, b, 0, 16, out);
+    wgpuBindGroupRelease(bg);
+    wgpuBindGroupLayoutRelease(bgl);
+    wgpuBufferRelease(b);
+    wgpuComputePipelineRelease(pipe);
+    return ok;
+}
+
+/* limits_calls.comp: o.v[0] = f1(0) where f_k(x) = f_{k+1}(x) + k and f20(x) = x + 20: the sum
+ * 1 + ... + 20 = 210. */
+EG_TEST(limits, compute_calls_nested_20_deep)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    uint32_t out[4] = { 0, 0, 0, 0 };
+    EG_EXPECT(run_one_buffer(d, "limits_calls.comp", out));
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT_EQ_U(out[0], 210u);
+    eg_test_device_release();
+}
+
+/* limits_args.comp: o.v[1] = wide(1, ..., 18) = sum of k * k for k = 1..18 = 2109. */
+EG_TEST(limits, compute_call_with_18_arguments)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    uint32_t out[4] = { 0, 0, 0, 0 };
+    EG_EXPECT(run_one_buffer(d, "limits_args.comp", out));
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT_EQ_U(out[1], 2109u);
+    eg_test_device_release();
+}
