@@ -414,6 +414,39 @@ static bool has_phi(const vm_cc_t *cc, uint32_t label)
 
 static uint32_t block_id(vm_cc_t *cc, uint32_t label) { return vm_val(cc, label)->idx; }
 
+/* The phi copies into switch target operands[t] (t = 1: the default), under the mask of the
+ * lanes that take it: selector equal to one of its literals, or to none of the switch's literals
+ * when it is also the default. A target listed more than once is copied at its first listing. */
+static bool switch_edge_copies(vm_cc_t *cc, vm_frame_t *f, const eg_ir_inst_t *in, uint32_t from, uint32_t t)
+{
+    const uint32_t N = EG_VM_NONE;
+    uint32_t target = in->operands[t];
+    for (uint32_t j = 1; j < t; j += 2)
+        if (in->operands[j] == target) return true;
+    uint32_t n, sel = vm_comps(cc, in->operands[0], &n)[0];
+    uint32_t cond = vm_const(cc, 0u), none = vm_const(cc, ~0u);
+    for (uint32_t j = 3; j < in->operand_count; j += 2) {
+        uint32_t lit = vm_const(cc, in->operands[j - 1]), eq = vm_temp(cc), ne = vm_temp(cc), acc = vm_temp(cc);
+        vm_emit(cc, EG_VM_IEQ, eq, sel, lit, N, N, 0);
+        vm_emit(cc, EG_VM_INE, ne, sel, lit, N, N, 0);
+        vm_emit(cc, EG_VM_AND, acc, none, ne, N, N, 0);
+        none = acc;
+        if (in->operands[j] != target) continue;
+        uint32_t any = vm_temp(cc);
+        vm_emit(cc, EG_VM_OR, any, cond, eq, N, N, 0);
+        cond = any;
+    }
+    if (in->operands[1] == target) {
+        uint32_t any = vm_temp(cc);
+        vm_emit(cc, EG_VM_OR, any, cond, none, N, N, 0);
+        cond = any;
+    }
+    vm_emit(cc, EG_VM_MASK_AND, N, cond, N, N, N, 0);
+    edge_copies(cc, f, from, target);
+    vm_emit(cc, EG_VM_MASK_RESTORE, N, N, N, N, N, 0);
+    return !cc->failed;
+}
+
 /* Terminators. `from` is the label of the block being left. */
 static bool lower_branch(vm_cc_t *cc, vm_frame_t *f, const eg_ir_inst_t *in, uint32_t from)
 {
@@ -440,9 +473,8 @@ static bool lower_branch(vm_cc_t *cc, vm_frame_t *f, const eg_ir_inst_t *in, uin
     case SpvOpSwitch: {
         uint32_t n, sel = vm_comps(cc, in->operands[0], &n)[0];
         uint32_t cases = (in->operand_count - 2u) / 2u;
-        for (uint32_t i = 0; i < in->operand_count; i += i == 0 ? 1 : 2)
-            if (i >= 1 && has_phi(cc, in->operands[i]))
-                return vm_fail(cc, EG_STATUS_INTERNAL, "OpPhi at a switch target");
+        for (uint32_t i = 1; i < in->operand_count; i += 2)   /* default, then each case's target */
+            if (has_phi(cc, in->operands[i]) && !switch_edge_copies(cc, f, in, from, i)) return false;
         vm_emit(cc, EG_VM_SWITCH, N, sel, N, cases, 0, block_id(cc, in->operands[1]));
         for (uint32_t i = 0; i < cases; i++)
             vm_emit(cc, EG_VM_CASE, N, N, N, N, (uint16_t)block_id(cc, in->operands[3 + 2 * i]),

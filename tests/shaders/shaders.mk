@@ -7,6 +7,15 @@
 # scenes find them on Cortex-M too.
 SHADER_SRC := $(sort $(wildcard tests/shaders/*.vert tests/shaders/*.frag tests/shaders/*.comp))
 SHADER_SPV := $(SHADER_SRC:tests/shaders/%=$(BUILD)/tests/shaders/%.spv)
+# Valid modules glslang cannot produce (e.g. OpPhi in switch targets, as optimizers emit), written
+# in SPIR-V assembly: NAME.STAGE.spvasm is embedded as "NAME.STAGE" like the GLSL ones.
+SHADER_ASM := $(sort $(wildcard tests/shaders/*.spvasm))
+SHADER_SPV += $(SHADER_ASM:tests/shaders/%.spvasm=$(BUILD)/tests/shaders/%.spv)
+
+$(BUILD)/tests/shaders/%.spv: tests/shaders/%.spvasm
+	@mkdir -p $(dir $@)
+	$(Q)spirv-as --target-env vulkan1.1 -o $@ $<
+	$(Q)spirv-val --target-env vulkan1.1 $@
 
 # tools/spv_reorder.py then puts callees before callers and gives Output/Private/Function
 # variables an OpConstantNull initializer (two WebGPU rules glslang output breaks); spirv-val

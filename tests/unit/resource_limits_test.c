@@ -153,3 +153,20 @@ EG_TEST(limits, compute_call_with_18_arguments)
     EG_EXPECT_EQ_U(out[1], 2109u);
     eg_test_device_release();
 }
+
+/* vm_switch_phi.comp.spvasm: OpPhi in switch targets (the merge block as the default target,
+ * and a case block). Expected from the module's definition: invocation i in 0..3 stores 10 (i = 0:
+ * default), 20, 30, 5 + 35 = 40. */
+EG_TEST(limits, compute_phi_in_switch_targets)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    uint32_t out[4] = { 0, 0, 0, 0 };
+    EG_EXPECT(run_one_buffer(d, "vm_switch_phi.comp", out));
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT_EQ_U(out[0], 10u);
+    EG_EXPECT_EQ_U(out[1], 20u);
+    EG_EXPECT_EQ_U(out[2], 30u);
+    EG_EXPECT_EQ_U(out[3], 40u);
+    eg_test_device_release();
+}
