@@ -8,6 +8,7 @@
 #include "config/emgpu_config.h"
 #include "kernel/base/util.h"
 #include "tests/harness/test_device.h"
+#include "tests/shaders/spv_embed.h"
 
 /* EG_EXPECT_ERROR with a code held in a variable (table-driven tests). */
 #define T_EXPECT_VALIDATION(code_, frag_) \
@@ -111,6 +112,44 @@ static inline WGPUExtent3D t_extent(uint32_t w, uint32_t h, uint32_t d)
 {
     WGPUExtent3D e = { w, h, d };
     return e;
+}
+
+/* A shader module from an embedded test module (tests/shaders/NAME); NULL when not embedded. */
+static inline WGPUShaderModule t_spv_module(WGPUDevice d, const char *name)
+{
+    const eg_test_spv_t *s = eg_test_spv(name);
+    if (!s) return NULL;
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = s->words;
+    src.codeSize = s->word_count;
+    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    md.nextInChain = &src.chain;
+    return wgpuDeviceCreateShaderModule(d, &md);
+}
+
+/* A compute pipeline of embedded module `name` with an auto layout; NULL on any failure. */
+static inline WGPUComputePipeline t_compute_pipeline(WGPUDevice d, const char *name)
+{
+    WGPUShaderModule m = t_spv_module(d, name);
+    if (!m) return NULL;
+    WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+    cd.compute.module = m;
+    WGPUComputePipeline p = wgpuDeviceCreateComputePipeline(d, &cd);
+    wgpuShaderModuleRelease(m);
+    return p;
+}
+
+/* Encodes and submits one dispatch of x workgroups with groups[0..n) bound at 0..n-1. */
+static inline void t_dispatch(WGPUDevice d, WGPUComputePipeline p, const WGPUBindGroup *groups, uint32_t n, uint32_t x)
+{
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPUComputePassEncoder ce = wgpuCommandEncoderBeginComputePass(e, NULL);
+    wgpuComputePassEncoderSetPipeline(ce, p);
+    for (uint32_t g = 0; g < n; g++) wgpuComputePassEncoderSetBindGroup(ce, g, groups[g], 0, NULL);
+    wgpuComputePassEncoderDispatchWorkgroups(ce, x, 1, 1);
+    wgpuComputePassEncoderEnd(ce);
+    wgpuComputePassEncoderRelease(ce);
+    t_submit(e);
 }
 
 #endif /* EG_CMD_TEST_UTIL_H */

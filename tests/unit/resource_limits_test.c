@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "tests/harness/test_device.h"
-#include "tests/shaders/spv_embed.h"
 #include "tests/unit/cmd_test_util.h"
 
 #define N_UBO 12u   /* WebGPU default maxUniformBuffersPerShaderStage */
@@ -23,17 +22,7 @@ EG_TEST(limits, compute_stage_with_17_buffers)
         eg_test_device_release();
         EG_NOT_APPLICABLE("the device offers fewer buffers per stage than WebGPU's defaults");
     }
-    const eg_test_spv_t *s = eg_test_spv("limits_many_buffers.comp");
-    EG_ASSERT(s != NULL);
-    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = s->words;
-    src.codeSize = s->word_count;
-    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
-    md.nextInChain = &src.chain;
-    WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &md);
-    WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
-    cd.compute.module = m;   /* auto layout */
-    WGPUComputePipeline pipe = wgpuDeviceCreateComputePipeline(d, &cd);
+    WGPUComputePipeline pipe = t_compute_pipeline(d, "limits_many_buffers.comp");
     EG_EXPECT_NO_ERROR();
     EG_ASSERT(pipe != NULL);
     WGPUBuffer buf[N_UBO + N_SSBO];
@@ -61,15 +50,7 @@ EG_TEST(limits, compute_stage_with_17_buffers)
         bd.entries = g ? be + N_UBO : be;
         bg[g] = wgpuDeviceCreateBindGroup(d, &bd);
     }
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPUComputePassEncoder ce = wgpuCommandEncoderBeginComputePass(e, NULL);
-    wgpuComputePassEncoderSetPipeline(ce, pipe);
-    wgpuComputePassEncoderSetBindGroup(ce, 0, bg[0], 0, NULL);
-    wgpuComputePassEncoderSetBindGroup(ce, 1, bg[1], 0, NULL);
-    wgpuComputePassEncoderDispatchWorkgroups(ce, 1, 1, 1);
-    wgpuComputePassEncoderEnd(ce);
-    wgpuComputePassEncoderRelease(ce);
-    t_submit(e);
+    t_dispatch(d, pipe, bg, 2, 1);
     uint32_t out = 0;
     EG_EXPECT(t_readback(d, buf[N_UBO + N_SSBO - 1u], 0, sizeof out, &out));
     EG_EXPECT_EQ_U(out, 1078u);
@@ -80,25 +61,13 @@ EG_TEST(limits, compute_stage_with_17_buffers)
     }
     for (uint32_t k = 0; k < N_UBO + N_SSBO; k++) wgpuBufferRelease(buf[k]);
     wgpuComputePipelineRelease(pipe);
-    wgpuShaderModuleRelease(m);
     eg_test_device_release();
 }
 
 /* Runs compute module `name` once over one 16-byte storage buffer (zeros) and reads it back. */
 static bool run_one_buffer(WGPUDevice d, const char *name, uint32_t out[4])
 {
-    const eg_test_spv_t *s = eg_test_spv(name);
-    if (!s) return false;
-    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = s->words;
-    src.codeSize = s->word_count;
-    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
-    md.nextInChain = &src.chain;
-    WGPUShaderModule m = wgpuDeviceCreateShaderModule(d, &md);
-    WGPUComputePipelineDescriptor cd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
-    cd.compute.module = m;
-    WGPUComputePipeline pipe = wgpuDeviceCreateComputePipeline(d, &cd);
-    wgpuShaderModuleRelease(m);
+    WGPUComputePipeline pipe = t_compute_pipeline(d, name);
     if (!pipe) return false;
     WGPUBuffer b = t_buffer(d, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 16);
     static const uint32_t zero[4] = { 0, 0, 0, 0 };
@@ -113,14 +82,7 @@ static bool run_one_buffer(WGPUDevice d, const char *name, uint32_t out[4])
     bd.entryCount = 1;
     bd.entries = &be;
     WGPUBindGroup bg = wgpuDeviceCreateBindGroup(d, &bd);
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPUComputePassEncoder ce = wgpuCommandEncoderBeginComputePass(e, NULL);
-    wgpuComputePassEncoderSetPipeline(ce, pipe);
-    wgpuComputePassEncoderSetBindGroup(ce, 0, bg, 0, NULL);
-    wgpuComputePassEncoderDispatchWorkgroups(ce, 1, 1, 1);
-    wgpuComputePassEncoderEnd(ce);
-    wgpuComputePassEncoderRelease(ce);
-    t_submit(e);
+    t_dispatch(d, pipe, &bg, 1, 1);
     bool ok = t_readback(d, b, 0, 16, out);
     wgpuBindGroupRelease(bg);
     wgpuBindGroupLayoutRelease(bgl);
