@@ -324,24 +324,6 @@ typedef struct eg_gl_unit {   /* one combined texture-sampler slot (texture unit
 #define EG_GL_MAX_PROGRAM_BINDINGS 48u
 #define EG_GL_MAX_UNITS 16u
 
-/* gl_robust.c: the runtime-array length uniforms of one rewritten stage. */
-#define EG_GL_MAX_LEN_VARS 8u
-typedef struct eg_gl_len_var {
-    uint32_t var, id;               /* the buffer variable, the new uniform's id */
-    uint32_t group, binding;        /* its uniform is named "eg_len_s<group>_b<binding>" */
-    uint32_t offset_B, stride_B;    /* the runtime array's offset in the block, its stride */
-} eg_gl_len_var_t;
-typedef struct eg_gl_robust {
-    uint32_t len_count, clamps;     /* clamps: indices clamped (tests read it) */
-    eg_gl_len_var_t len[EG_GL_MAX_LEN_VARS];
-    char message[160];              /* why the rewrite failed */
-} eg_gl_robust_t;
-
-/** Copies SPIR-V w (n words) to o (cap words) with buffer indices clamped into their bindings
- *  and OpArrayLength read from length uniforms (gl_robust.c). False: out->message says why. */
-bool eg_gl_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t *o, uint32_t cap, uint32_t *out_n,
-                          eg_gl_robust_t *out);
-
 typedef struct eg_gl_program {
     eg_hal_device_t *dev;
     const eg_shader_module_t *mod[2];          /* vertex+fragment, or compute in [0] */
@@ -355,7 +337,7 @@ typedef struct eg_gl_program {
     uint32_t binding_count, unit_count;
     eg_gl_binding_t bindings[EG_GL_MAX_PROGRAM_BINDINGS];
     GLint levels_loc[EG_GL_MAX_PROGRAM_BINDINGS];   /* textures: "eg_lv_s<g>_b<b>" uniform, or -1 */
-    GLint len_loc[EG_GL_MAX_PROGRAM_BINDINGS];      /* storage buffers: "eg_len_s<g>_b<b>" (gl_robust.c), or -1 */
+    GLint len_loc[EG_GL_MAX_PROGRAM_BINDINGS];      /* storage buffers: "eg_len_s<g>_b<b>" (kernel/shader/spirv_robust.c), or -1 */
     uint32_t len_offset_B[EG_GL_MAX_PROGRAM_BINDINGS], len_stride_B[EG_GL_MAX_PROGRAM_BINDINGS];
     eg_gl_unit_t units[EG_GL_MAX_UNITS];
 } eg_gl_program_t;

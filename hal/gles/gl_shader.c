@@ -22,6 +22,7 @@
 #include "hal/gles/gl_internal.h"
 #include "kernel/api/shader_module.h"
 #include "kernel/shader/spirv_polyfill.h"
+#include "kernel/shader/spirv_robust.h"
 #include "kernel/base/fmt.h"
 #include "kernel/base/log.h"
 #include "port/port.h"
@@ -496,15 +497,16 @@ static bool lower_query_levels(uint32_t *w, uint32_t *n)
     return true;
 }
 
-/* Robust buffer access (gl_robust.c): the stage's buffer indices clamped into their bindings,
- * arrayLength from uniforms whose layout (offset, stride) the program keeps per binding. */
+/* Robust access (kernel/shader/spirv_robust.c): the stage's buffer and local array indices
+ * clamped, arrayLength from uniforms whose layout (offset, stride) the program keeps per binding. */
 static uint32_t g_robust[EG_GL_SMOD_WORDS];
-static eg_gl_robust_t g_rb;
+static eg_spirv_robust_t g_rb;
 
 static const uint32_t *robust_access(const uint32_t *code, uint32_t *words, eg_gl_program_t *p)
 {
     uint32_t n = 0;
-    if (!eg_gl_robust_rewrite(code, *words, g_robust, EG_GL_SMOD_WORDS, &n, &g_rb)) {
+    if (!eg_spirv_robust_rewrite(code, *words, EG_SPIRV_ROBUST_BUFFERS | EG_SPIRV_ROBUST_LOCALS, g_robust,
+                                 EG_GL_SMOD_WORDS, &n, &g_rb)) {
         shader_error("%s", g_rb.message);
         return NULL;
     }

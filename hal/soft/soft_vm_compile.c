@@ -263,7 +263,8 @@ static bool global_var(vm_cc_t *cc, const eg_ir_var_t *v)
         if (cc->ptrs_n >= cc->ptrs_cap) return scratch_full(cc, "pointer");
         *g = (vm_val_t){ VM_VAL_PTR, 1, cc->ptrs_n };
         cc->ptrs[cc->ptrs_n++] = (vm_ptr_t){ .space = VM_SPACE_WG, .type = v->type, .base = cc->wg_B,
-                                             .off = cc->wg_B, .dyn = EG_VM_NONE, .vstride_B = 4 };
+                                             .off = cc->wg_B, .dyn = EG_VM_NONE, .limit = cc->wg_B + size_B,
+                                             .vstride_B = 4 };
         cc->wg_B += size_B;
         return true;
     }

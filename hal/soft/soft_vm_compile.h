@@ -29,7 +29,7 @@ typedef struct vm_ptr {
     uint32_t base;              /* REG: first vreg of the variable; WG: byte offset of the variable */
     uint32_t off;               /* constant offset: REG scalars, BUF/WG bytes */
     uint32_t dyn;               /* register with the per-lane offset (same unit), EG_VM_NONE if none */
-    uint32_t limit;             /* REG: scalars of the variable */
+    uint32_t limit;             /* REG: scalars of the variable; WG: the variable's end byte */
     uint32_t mstride_B;         /* BUF: MatrixStride of the matrix being addressed */
     uint32_t vstride_B;         /* BUF: stride between vector components (4, or MatrixStride) */
 } vm_ptr_t;

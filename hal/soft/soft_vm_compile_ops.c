@@ -446,6 +446,18 @@ static uint32_t *access_offsets(vm_cc_t *cc, uint32_t *local, uint32_t n)
     return o;
 }
 
+/* Workgroup accesses of n scalars stay inside their variable (WGSL "Out-of-Bounds Access": a
+ * load returns a value of the originating variable, a store lands inside it): the constant part
+ * is pulled back like a register access, the per-lane part clamped with UMIN (a negative index
+ * scaled to bytes is huge unsigned: it clamps to the end). The bounds check at run time (the
+ * whole workgroup memory) alone let one array's index reach the next variable. */
+static uint32_t wg_clamp(vm_cc_t *cc, const vm_ptr_t *p, uint32_t n, uint32_t *dyn)
+{
+    uint32_t size = 4u * n, off = p->off + size > p->limit ? p->limit - size : p->off;
+    *dyn = p->dyn == N_ ? N_ : emit2(cc, EG_VM_UMIN, p->dyn, vm_const(cc, p->limit - size - off));
+    return off;
+}
+
 bool vm_load(vm_cc_t *cc, const vm_ptr_t *p, vm_val_t *out)
 {
     uint32_t n = eg_ir_scalars(cc->ir, p->type), local[VM_MAX_ACCESS], *offs;
@@ -461,9 +473,10 @@ bool vm_load(vm_cc_t *cc, const vm_ptr_t *p, vm_val_t *out)
     }
     if (!(offs = access_offsets(cc, local, n))) return false;
     if (p->space == VM_SPACE_BUF) flatten_buf(cc, p, offs, n);
+    uint32_t dyn = p->dyn, off = p->space == VM_SPACE_WG ? wg_clamp(cc, p, n, &dyn) : 0;
     for (uint32_t k = 0; k < n; k++) {
         if (p->space == VM_SPACE_BUF) vm_emit(cc, EG_VM_LDBUF, o[k], p->dyn, N_, N_, p->slot, offs[k]);
-        else vm_emit(cc, EG_VM_LDWG, o[k], p->dyn, N_, N_, N_, p->off + 4u * k);
+        else vm_emit(cc, EG_VM_LDWG, o[k], dyn, N_, N_, N_, off + 4u * k);
     }
     return !cc->failed;
 }
@@ -481,9 +494,10 @@ bool vm_store(vm_cc_t *cc, const vm_ptr_t *p, const uint32_t *src, uint32_t n)
     }
     if (!(offs = access_offsets(cc, local, n))) return false;
     if (p->space == VM_SPACE_BUF) flatten_buf(cc, p, offs, n);
+    uint32_t dyn = p->dyn, off = p->space == VM_SPACE_WG ? wg_clamp(cc, p, n, &dyn) : 0;
     for (uint32_t k = 0; k < n; k++) {
         if (p->space == VM_SPACE_BUF) vm_emit(cc, EG_VM_STBUF, N_, p->dyn, src[k], N_, p->slot, offs[k]);
-        else vm_emit(cc, EG_VM_STWG, N_, p->dyn, src[k], N_, N_, p->off + 4u * k);
+        else vm_emit(cc, EG_VM_STWG, N_, dyn, src[k], N_, N_, off + 4u * k);
     }
     return !cc->failed;
 }
@@ -587,8 +601,9 @@ static bool lower_atomic(vm_cc_t *cc, const eg_ir_inst_t *in)
         return !cc->failed;
     }
     uint32_t d = kind | (p->space == VM_SPACE_WG ? 0x80u : (uint32_t)p->slot << 8);
+    uint32_t dyn = p->dyn, off = p->space == VM_SPACE_WG ? wg_clamp(cc, p, 1, &dyn) : p->off;
     vm_val_t out = vm_new_comps(cc, 1, false);
-    vm_emit(cc, EG_VM_ATOM, cc->comps[out.idx], p->dyn, value, cmp, d, p->off);
+    vm_emit(cc, EG_VM_ATOM, cc->comps[out.idx], dyn, value, cmp, d, off);
     if (in->result) set_result(cc, in, out);
     cc->prog->info.has_side_effects |= p->space == VM_SPACE_BUF;
     return !cc->failed;

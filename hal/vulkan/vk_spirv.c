@@ -15,6 +15,7 @@
 #include "hal/vulkan/vk_internal.h"
 #include "kernel/base/log.h"
 #include "kernel/shader/spirv_polyfill.h"
+#include "kernel/shader/spirv_robust.h"
 
 enum { OP_ENTRY = 15, OP_INT = 21, OP_FLOAT = 22, OP_PTR = 32, OP_CONST = 43, OP_FUNCTION = 54,
        OP_FUNCTION_END = 56, OP_VARIABLE = 59, OP_STORE = 62, OP_ACCESS = 65, OP_DECORATE = 71,
@@ -134,6 +135,12 @@ const uint32_t *eg_vk_spirv_point_size(const uint32_t *w, uint32_t n, uint32_t *
  * n + 400 + (n / 5) * 72 words, under 16 n + 512 for any n. */
 static uint32_t poly_scratch[(EMGPU_MAX_SPIRV_WORDS + EXTRA_WORDS) * 16u + 512u];
 
+/* Out-of-bounds indices into workgroup, private and function arrays: Vulkan leaves them
+ * undefined (lavapipe let `wa[5]` of `shared uint wa[4]` write the next shared array), WGSL
+ * keeps them inside the variable. The shared rewrite clamps them (kernel/shader/spirv_robust.c);
+ * buffers are left to robustBufferAccess, which bounds them by the descriptor's range. */
+static uint32_t robust_scratch[EG_ARRAY_LEN(poly_scratch) + 4096u];
+
 const uint32_t *eg_vk_spirv_polyfill(const uint32_t *w, uint32_t n, uint32_t *out_count, eg_status_t *status)
 {
     eg_spirv_polyfill_result_t res;
@@ -144,9 +151,22 @@ const uint32_t *eg_vk_spirv_polyfill(const uint32_t *w, uint32_t n, uint32_t *ou
         *status = EG_STATUS_INTERNAL;
         return NULL;
     }
-    if (!res.rewritten) return w;
-    *out_count = res.word_count;
-    return poly_scratch;
+    const uint32_t *code = res.rewritten ? poly_scratch : w;
+    uint32_t words = res.rewritten ? res.word_count : n;
+    static eg_spirv_robust_t rb;
+    uint32_t rn = 0;
+    if (!eg_spirv_robust_rewrite(code, words, EG_SPIRV_ROBUST_LOCALS, robust_scratch, EG_ARRAY_LEN(robust_scratch),
+                                 &rn, &rb)) {
+        eg_log(EG_LOG_ERROR, "vulkan: %s", rb.message);
+        *status = EG_STATUS_INTERNAL;
+        return NULL;
+    }
+    if (!rb.clamps) {
+        *out_count = words;
+        return code;
+    }
+    *out_count = rn;
+    return robust_scratch;
 }
 
 #endif /* EMGPU_HAL_VULKAN */

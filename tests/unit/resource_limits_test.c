@@ -132,3 +132,52 @@ EG_TEST(limits, compute_phi_in_switch_targets)
     EG_EXPECT_EQ_U(out[3], 40u);
     eg_test_device_release();
 }
+
+/* limits_local_oob.comp with index 5 into arrays of 4 (workgroup, private, function): the arrays
+ * after them (wb, pb, fb) keep 20.., 40.., 60.. (WGSL out-of-bounds rules: only the indexed
+ * array may change), and the out-of-bounds loads (index 6) return 0 or a value of their array
+ * (10..13 or 99; 30..33 or 98; 50..53 or 97). */
+static bool local_oob_ok(uint32_t v, uint32_t base, uint32_t stored)
+{
+    return v == 0 || v == stored || (v >= base && v < base + 4u);
+}
+
+EG_TEST(limits, local_arrays_out_of_bounds_stay_inside)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    WGPUComputePipeline pipe = t_compute_pipeline(d, "limits_local_oob.comp");
+    EG_EXPECT_NO_ERROR();
+    EG_ASSERT(pipe != NULL);
+    WGPUBuffer b = t_buffer(d, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 64);
+    uint32_t in[16] = { 5 };
+    wgpuQueueWriteBuffer(eg_test_queue(), b, 0, in, sizeof in);
+    WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(pipe, 0);
+    WGPUBindGroupEntry be = WGPU_BIND_GROUP_ENTRY_INIT;
+    be.binding = 0;
+    be.buffer = b;
+    be.size = 64;
+    WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    bd.layout = bgl;
+    bd.entryCount = 1;
+    bd.entries = &be;
+    WGPUBindGroup bg = wgpuDeviceCreateBindGroup(d, &bd);
+    t_dispatch(d, pipe, &bg, 1, 1);
+    uint32_t out[16];
+    memset(out, 0, sizeof out);
+    EG_EXPECT(t_readback(d, b, 0, sizeof out, out));
+    for (uint32_t i = 0; i < 4; i++) {
+        EG_EXPECT_EQ_U(out[1 + i], 20u + i);
+        EG_EXPECT_EQ_U(out[5 + i], 40u + i);
+        EG_EXPECT_EQ_U(out[9 + i], 60u + i);
+    }
+    EG_EXPECT(local_oob_ok(out[13], 10u, 99u));
+    EG_EXPECT(local_oob_ok(out[14], 30u, 98u));
+    EG_EXPECT(local_oob_ok(out[15], 50u, 97u));
+    EG_EXPECT_NO_ERROR();
+    wgpuBindGroupRelease(bg);
+    wgpuBindGroupLayoutRelease(bgl);
+    wgpuBufferRelease(b);
+    wgpuComputePipelineRelease(pipe);
+    eg_test_device_release();
+}

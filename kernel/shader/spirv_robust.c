@@ -1,5 +1,5 @@
-/* hal/gles robust buffer access: clamps every dynamic index into a buffer block and serves
- * arrayLength from a uniform, because GLES guarantees neither.
+/* SPIR-V robust access rewrite (spirv_robust.h): clamps dynamic indices into their arrays and,
+ * for backends that need it, serves arrayLength from uniforms.
  *
  * WebGPU ("Robust Buffer Access"; WGSL "Out-of-Bounds Access") requires that a shader never
  * reads or writes outside the bound range [offset, offset + size) of a buffer binding, and that
@@ -10,7 +10,7 @@
  * NVIDIA's GLES driver: `.length()` read 0 for ranges bound at a non-zero offset, and a load
  * past a binding returned the next word of the buffer. llvmpipe happened to get both right.
  *
- * So every stage is rewritten before SPIRV-Cross (gl_shader.c):
+ * So every GLES stage is rewritten before SPIRV-Cross (hal/gles/gl_shader.c):
  *  - each OpAccessChain / OpInBoundsAccessChain whose base is (a pointer into) a Uniform or
  *    StorageBuffer variable gets each non-constant index into an array, vector or matrix, and
  *    each constant index past a fixed array's end, replaced by umin(index, count - 1) (indices
@@ -19,23 +19,26 @@
  *    backend sets from the binding size when it binds the buffer (gl_draw.c), and OpArrayLength
  *    becomes a load of it. WebGPU's minimum binding size guarantees at least one element.
  * Clamping into the binding is one of the two results WebGPU allows for a load, and a store
- * then lands inside the binding, which it also allows. Workgroup, private and function arrays
- * are not touched here (they are not buffer bindings; GLSL drivers keep those in bounds).
+ * then lands inside the binding, which it also allows.
+ * Workgroup, private and function arrays (EG_SPIRV_ROBUST_LOCALS) get the same clamps: neither
+ * GLSL nor Vulkan defines an index past their end (measured: lavapipe and llvmpipe let
+ * `wa[5]` of a `shared uint wa[4]` write the next shared array), WGSL keeps it inside the
+ * variable. Vulkan needs only these: robustBufferAccess bounds buffer accesses by the range.
  * No heap: static tables sized by EMGPU_MAX_SPIRV_WORDS, the caller's output buffer.
  */
-#include "config/emgpu_config.h"
-
-#if EMGPU_HAL_GLES
+#include "kernel/shader/spirv_robust.h"
 
 #define SPV_ENABLE_UTILITY_CODE 1
 #include <spirv/unified1/spirv.h>
 #include <spirv/unified1/GLSL.std.450.h>
 
-#include "hal/gles/gl_internal.h"
 #include "kernel/api/shader_module.h"
 #include "kernel/base/fmt.h"
+#include "kernel/base/util.h"
 
-#define RB_IDS EMGPU_MAX_SPIRV_WORDS
+/* Ids the tables hold: the integer-division polyfill runs first and adds ids to modules of up to
+ * EMGPU_MAX_SPIRV_WORDS words (about 10 per division, at most one division per 5 words). */
+#define RB_IDS (EMGPU_MAX_SPIRV_WORDS * 4u)
 #define RB_MAX_CONSTS 32u        /* distinct clamp bounds per stage */
 #define RB_MAX_INDICES 16u       /* indices of one access chain that can be clamped */
 
@@ -47,11 +50,12 @@ static uint32_t r_cval[RB_IDS];  /* value of a 32-bit integer OpConstant */
 static uint8_t r_isconst[RB_IDS];
 
 static struct {
+    uint32_t what;   /* EG_SPIRV_ROBUST_* */
     uint32_t bound, uint_type, ptr_type, glsl_import, one_id;
     bool new_uint, new_import, need_one;
     uint32_t const_count, const_val[RB_MAX_CONSTS], const_id[RB_MAX_CONSTS];
-    uint32_t rt_struct[EG_GL_MAX_LEN_VARS];   /* per length uniform: the block struct, its last member */
-    uint32_t rt_member[EG_GL_MAX_LEN_VARS];
+    uint32_t rt_struct[EG_SPIRV_ROBUST_MAX_LENS];   /* per length uniform: the block struct, its last member */
+    uint32_t rt_member[EG_SPIRV_ROBUST_MAX_LENS];
 } R;
 
 typedef struct plan {
@@ -61,7 +65,7 @@ typedef struct plan {
 
 static inline uint32_t op_of(const uint32_t *w, uint32_t at) { return at ? w[at] & 0xFFFFu : 0; }
 
-static bool scan_globals(const uint32_t *w, uint32_t n, eg_gl_robust_t *out)
+static bool scan_globals(const uint32_t *w, uint32_t n, eg_spirv_robust_t *out)
 {
     eg_memset(r_def, 0, sizeof r_def);
     eg_memset(r_var, 0, sizeof r_var);
@@ -74,7 +78,7 @@ static bool scan_globals(const uint32_t *w, uint32_t n, eg_gl_robust_t *out)
             uint32_t res = w[i + (has_type ? 2u : 1u)];
             if (res >= RB_IDS) {
                 eg_fmt(out->message, sizeof out->message,
-                       "robust access rewrite: id %u exceeds EMGPU_MAX_SPIRV_WORDS = %u", (unsigned)res, (unsigned)RB_IDS);
+                       "robust access rewrite: id %u exceeds 4 * EMGPU_MAX_SPIRV_WORDS = %u", (unsigned)res, (unsigned)RB_IDS);
                 return false;
             }
             r_def[res] = i;
@@ -90,8 +94,12 @@ static bool scan_globals(const uint32_t *w, uint32_t n, eg_gl_robust_t *out)
         } else if (op == SpvOpConstant && len == 4 && op_of(w, r_def[w[i + 1]]) == SpvOpTypeInt) {
             r_isconst[w[i + 2]] = 1;
             r_cval[w[i + 2]] = w[i + 3];
-        } else if (op == SpvOpVariable && (w[i + 3] == SpvStorageClassUniform || w[i + 3] == SpvStorageClassStorageBuffer)) {
-            r_var[w[i + 2]] = w[i + 2];
+        } else if (op == SpvOpVariable) {
+            bool buffer = w[i + 3] == SpvStorageClassUniform || w[i + 3] == SpvStorageClassStorageBuffer;
+            bool local = w[i + 3] == SpvStorageClassWorkgroup || w[i + 3] == SpvStorageClassPrivate ||
+                         w[i + 3] == SpvStorageClassFunction;
+            if ((buffer && (R.what & EG_SPIRV_ROBUST_BUFFERS)) || (local && (R.what & EG_SPIRV_ROBUST_LOCALS)))
+                r_var[w[i + 2]] = w[i + 2];
         }
     }
     return true;
@@ -108,14 +116,14 @@ static uint32_t const_id(uint32_t v)
 }
 
 /* The length uniform of buffer variable var (whose block's last member is a runtime array). */
-static int len_index(const uint32_t *w, uint32_t var, eg_gl_robust_t *out)
+static int len_index(const uint32_t *w, uint32_t var, eg_spirv_robust_t *out)
 {
     for (uint32_t k = 0; k < out->len_count; k++)
         if (out->len[k].var == var) return (int)k;
-    if (out->len_count == EG_GL_MAX_LEN_VARS) return -1;
+    if (out->len_count == EG_SPIRV_ROBUST_MAX_LENS) return -1;
     uint32_t ptr = r_def[r_type[var]], st = ptr ? r_def[w[ptr + 3]] : 0;
     if (op_of(w, st) != SpvOpTypeStruct) return -1;
-    eg_gl_len_var_t *l = &out->len[out->len_count];
+    eg_spirv_len_var_t *l = &out->len[out->len_count];
     l->var = var;
     l->id = R.bound++;
     l->group = r_set[var];
@@ -128,7 +136,7 @@ static int len_index(const uint32_t *w, uint32_t var, eg_gl_robust_t *out)
 }
 
 /* Which indices of the access chain at `at` need a clamp, and to what. False: none. */
-static bool plan_chain(const uint32_t *w, uint32_t at, plan_t *p, eg_gl_robust_t *out)
+static bool plan_chain(const uint32_t *w, uint32_t at, plan_t *p, eg_spirv_robust_t *out)
 {
     uint32_t len = w[at] >> 16, base = w[at + 3], var = base < RB_IDS ? r_var[base] : 0;
     if (!var) return false;
@@ -178,7 +186,7 @@ static bool plan_chain(const uint32_t *w, uint32_t at, plan_t *p, eg_gl_robust_t
 }
 
 /* Member offsets and array strides of the runtime arrays behind the length uniforms. */
-static void layout_of_lens(const uint32_t *w, uint32_t n, eg_gl_robust_t *out)
+static void layout_of_lens(const uint32_t *w, uint32_t n, eg_spirv_robust_t *out)
 {
     for (uint32_t i = EG_SPIRV_HEADER_WORDS; i < n && (w[i] >> 16); i += w[i] >> 16) {
         uint32_t op = w[i] & 0xFFFFu;
@@ -202,7 +210,7 @@ static void put(emit_t *e, const uint32_t *src, uint32_t count)
     e->n += count;
 }
 
-static void put_globals(emit_t *e, const eg_gl_robust_t *out)
+static void put_globals(emit_t *e, const eg_spirv_robust_t *out)
 {
     if (R.new_uint) { const uint32_t t[4] = { (4u << 16) | SpvOpTypeInt, R.uint_type, 32u, 0u }; put(e, t, 4); }
     if (out->len_count) {
@@ -221,7 +229,7 @@ static void put_globals(emit_t *e, const eg_gl_robust_t *out)
 
 /* umin(index as uint, bound) ahead of the chain; returns the clamped index id. */
 static uint32_t put_clamp(emit_t *e, const uint32_t *w, uint32_t idx, const plan_t *p, uint32_t k,
-                          const eg_gl_robust_t *out)
+                          const eg_spirv_robust_t *out)
 {
     uint32_t it = r_def[r_type[idx]], u = idx, hi = p->arg[k];
     if (w[it + 3] != 0u) {   /* signed: reinterpret */
@@ -243,10 +251,11 @@ static uint32_t put_clamp(emit_t *e, const uint32_t *w, uint32_t idx, const plan
     return r;
 }
 
-bool eg_gl_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t *o, uint32_t cap, uint32_t *out_n,
-                          eg_gl_robust_t *out)
+bool eg_spirv_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t what, uint32_t *o, uint32_t cap,
+                             uint32_t *out_n, eg_spirv_robust_t *out)
 {
     eg_memset(&R, 0, sizeof R);
+    R.what = what;
     out->len_count = 0;
     out->clamps = 0;
     out->message[0] = '\0';
@@ -263,7 +272,7 @@ bool eg_gl_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t *o, uint32_t c
         if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && plan_chain(w, i, &p, out)) clamped++;
         if (op == SpvOpArrayLength && w[i + 3] < RB_IDS && r_var[w[i + 3]] && len_index(w, r_var[w[i + 3]], out) < 0) {
             eg_fmt(out->message, sizeof out->message, "robust access rewrite: more than %u runtime-sized buffers",
-                   (unsigned)EG_GL_MAX_LEN_VARS);
+                   (unsigned)EG_SPIRV_ROBUST_MAX_LENS);
             return false;
         }
     }
@@ -287,7 +296,7 @@ bool eg_gl_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t *o, uint32_t c
     if (!R.glsl_import) { R.glsl_import = R.bound++; R.new_import = true; }
     if (!first_fn || !mem_model) { eg_fmt(out->message, sizeof out->message, "robust access rewrite: no function"); return false; }
     if (R.bound >= RB_IDS) {
-        eg_fmt(out->message, sizeof out->message, "robust access rewrite: id bound %u exceeds EMGPU_MAX_SPIRV_WORDS = %u",
+        eg_fmt(out->message, sizeof out->message, "robust access rewrite: id bound %u exceeds 4 * EMGPU_MAX_SPIRV_WORDS = %u",
                (unsigned)R.bound, (unsigned)RB_IDS);
         return false;
     }
@@ -326,12 +335,12 @@ bool eg_gl_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t *o, uint32_t c
     }
     if (e.n > cap) {
         eg_fmt(out->message, sizeof out->message,
-               "robust access rewrite: %u words do not fit the %u-word scratch (2 * EMGPU_MAX_SPIRV_WORDS)",
+               "robust access rewrite: %u words do not fit the %u-word output buffer",
                (unsigned)e.n, (unsigned)cap);
         return false;
     }
     if (R.bound >= RB_IDS) {
-        eg_fmt(out->message, sizeof out->message, "robust access rewrite: id bound %u exceeds EMGPU_MAX_SPIRV_WORDS = %u",
+        eg_fmt(out->message, sizeof out->message, "robust access rewrite: id bound %u exceeds 4 * EMGPU_MAX_SPIRV_WORDS = %u",
                (unsigned)R.bound, (unsigned)RB_IDS);
         return false;
     }
@@ -340,4 +349,3 @@ bool eg_gl_robust_rewrite(const uint32_t *w, uint32_t n, uint32_t *o, uint32_t c
     return true;
 }
 
-#endif /* EMGPU_HAL_GLES */
