@@ -268,17 +268,29 @@ static void modf1(tpf_t *t, tpf_sc_t x, tpf_sc_t *fract, tpf_sc_t *whole)
     *fract = sub(t, x, *whole);
 }
 
-/* frexp from the bits: fraction in [0.5, 1) with x's sign, exponent = biased - 126; 0 -> (0, 0). */
+/* frexp from the bits, with integer operations only (a float compare may flush a denormal):
+ * normal x: the fraction is x's sign and mantissa with 0.5's exponent, the exponent biased - 126;
+ * denormal x (biased 0, mantissa m != 0): with k the index of m's highest set bit,
+ * x = (m / 2^(k+1)) * 2^(k - 148), so the fraction is m shifted left by 23 - k with the leading
+ * bit dropped and the exponent is k - 148 (D3D's firstbit_hi counts n = 31 - k from the top);
+ * +-0 -> (x, 0). */
 static void frexp1(tpf_t *t, tpf_sc_t x, tpf_sc_t *fract, tpf_sc_t *exp)
 {
-    tpf_sc_t zero = o2(t, TPF_EQ, x, tpf_imm(0));
+    tpf_sc_t mag = o2(t, TPF_AND, x, tpf_imm(0x7fffffffu));
+    tpf_sc_t zero = o2(t, TPF_IEQ, mag, tpf_imm(0));
     uint32_t d = tpf_temp(t);                  /* biased exponent: ubfe width 8, offset 23 */
     tpf_begin(t, TPF_UBFE); tpf_o_dst(t, d); tpf_o_src(t, tpf_imm(8)); tpf_o_src(t, tpf_imm(23));
     tpf_o_src(t, x); tpf_end(t);
+    tpf_sc_t denorm = o2(t, TPF_IEQ, tpf_tsc(d), tpf_imm(0));
     tpf_sc_t e = o2(t, TPF_IADD, tpf_tsc(d), tpf_imm((uint32_t)-126));
+    tpf_sc_t half = o2(t, TPF_OR, o2(t, TPF_AND, x, tpf_imm(0x80000000u)), tpf_imm(0x3f000000u));
     tpf_sc_t f = o2(t, TPF_OR, o2(t, TPF_AND, x, tpf_imm(0x807fffffu)), tpf_imm(0x3f000000u));
-    *fract = tpf_sel(t, zero, x, f);
-    *exp = tpf_sel(t, zero, tpf_imm(0), e);
+    tpf_sc_t n = o1(t, TPF_FIRSTBIT_HI, mag);
+    tpf_sc_t shifted = o2(t, TPF_ISHL, mag, o2(t, TPF_IADD, n, tpf_imm((uint32_t)-8)));
+    tpf_sc_t fd = o2(t, TPF_OR, o2(t, TPF_AND, shifted, tpf_imm(0x007fffffu)), half);
+    tpf_sc_t ed = o2(t, TPF_IADD, o1(t, TPF_INEG, n), tpf_imm((uint32_t)-117));
+    *fract = tpf_sel(t, zero, x, tpf_sel(t, denorm, fd, f));
+    *exp = tpf_sel(t, zero, tpf_imm(0), tpf_sel(t, denorm, ed, e));
 }
 
 /* GLSL.std.450 Modf / Frexp (pointer forms): the result is the fraction, the whole part /
