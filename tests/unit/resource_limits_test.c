@@ -25,19 +25,21 @@ EG_TEST(limits, compute_stage_with_17_buffers)
     WGPUComputePipeline pipe = t_compute_pipeline(d, "limits_many_buffers.comp");
     EG_EXPECT_NO_ERROR();
     EG_ASSERT(pipe != NULL);
-    WGPUBuffer buf[N_UBO + N_SSBO];
+    /* One uniform buffer and one read-only storage buffer, each bound at several 256-byte offsets
+     * (minUniform/StorageBufferOffsetAlignment), and the written block's own buffer. */
+    WGPUBuffer ubo = t_buffer(d, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, N_UBO * 256u);
+    WGPUBuffer ro = t_buffer(d, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, (N_SSBO - 1u) * 256u);
+    WGPUBuffer dst = t_buffer(d, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 16);
     WGPUBindGroupEntry be[N_UBO + N_SSBO];
     for (uint32_t k = 0; k < N_UBO + N_SSBO; k++) {
-        bool ubo = k < N_UBO;
-        uint32_t v = ubo ? k + 1u : 100u * (k - N_UBO + 1u);
-        if (k == N_UBO + N_SSBO - 1u) v = 0;
-        buf[k] = t_buffer(d, (ubo ? WGPUBufferUsage_Uniform : WGPUBufferUsage_Storage) | WGPUBufferUsage_CopyDst |
-                              WGPUBufferUsage_CopySrc, 16);
-        wgpuQueueWriteBuffer(eg_test_queue(), buf[k], 0, &v, sizeof v);
+        bool u = k < N_UBO, last = k == N_UBO + N_SSBO - 1u;
+        uint32_t j = u ? k : k - N_UBO, v = u ? k + 1u : last ? 0u : 100u * (j + 1u);
         WGPUBindGroupEntry e = WGPU_BIND_GROUP_ENTRY_INIT;
-        e.binding = ubo ? k : k - N_UBO;   /* group 0: the uniform blocks, group 1: the storage ones */
-        e.buffer = buf[k];
+        e.binding = j;   /* group 0: the uniform blocks, group 1: the storage ones */
+        e.buffer = u ? ubo : last ? dst : ro;
+        e.offset = last ? 0 : 256u * j;
         e.size = 16;
+        wgpuQueueWriteBuffer(eg_test_queue(), e.buffer, e.offset, &v, sizeof v);
         be[k] = e;
     }
     WGPUBindGroupLayout bgl[2];
@@ -52,14 +54,16 @@ EG_TEST(limits, compute_stage_with_17_buffers)
     }
     t_dispatch(d, pipe, bg, 2, 1);
     uint32_t out = 0;
-    EG_EXPECT(t_readback(d, buf[N_UBO + N_SSBO - 1u], 0, sizeof out, &out));
+    EG_EXPECT(t_readback(d, dst, 0, sizeof out, &out));
     EG_EXPECT_EQ_U(out, 1078u);
     EG_EXPECT_NO_ERROR();
     for (uint32_t g = 0; g < 2; g++) {
         wgpuBindGroupRelease(bg[g]);
         wgpuBindGroupLayoutRelease(bgl[g]);
     }
-    for (uint32_t k = 0; k < N_UBO + N_SSBO; k++) wgpuBufferRelease(buf[k]);
+    wgpuBufferRelease(ubo);
+    wgpuBufferRelease(ro);
+    wgpuBufferRelease(dst);
     wgpuComputePipelineRelease(pipe);
     eg_test_device_release();
 }
