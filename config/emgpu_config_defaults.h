@@ -295,6 +295,14 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_SIMD
 #define EMGPU_SOFT_SIMD 1
 #endif
+/** 1: the span fast path fills rows with fused kernels (hal/soft/soft_span_fused.c: interpolate,
+ *  shade, blend and store 4 or 8 pixels in registers, specialised per target format and blend);
+ *  0: the chunk loop only. The same bytes either way. Costs about 93 KB of code on a Cortex-M7
+ *  (no vector registers: the generic variants only), about 3x fewer instructions per span pixel
+ *  on hosts. Needs EMGPU_SOFT_SIMD. */
+#ifndef EMGPU_SOFT_SPAN_FUSED
+#define EMGPU_SOFT_SPAN_FUSED 1
+#endif
 /** Tile size of the soft rasterizer's binning (pixels, square, multiple of 4): a render pass's
  *  triangles are binned per tile and each tile is rasterized by one worker. Smaller tiles suit
  *  small targets and banded panels; bigger ones cost fewer bin references per triangle. */

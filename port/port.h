@@ -40,6 +40,17 @@ typedef struct eg_port_thread { uintptr_t opaque[4]; } eg_port_thread_t;
 bool eg_port_thread_start(eg_port_thread_t *t, void (*fn)(void *), void *arg);
 void eg_port_thread_join(eg_port_thread_t *t);
 
+/* ---- optional: condition variables (parked worker threads; used with an eg_port_mutex_t) ---- */
+typedef struct eg_port_cond { uintptr_t opaque[12]; } eg_port_cond_t;
+/** Initialises c; false when the port has none (callers then fall back to starting and joining
+ *  threads per use, with the mutex only). */
+bool eg_port_cond_init(eg_port_cond_t *c);
+/** Atomically unlocks m and waits for a broadcast (or a spurious wake-up), then relocks m. */
+void eg_port_cond_wait(eg_port_cond_t *c, eg_port_mutex_t *m);
+/** Wakes every thread waiting on c. */
+void eg_port_cond_broadcast(eg_port_cond_t *c);
+void eg_port_cond_destroy(eg_port_cond_t *c);
+
 /* ---- optional: dynamic libraries (GPU drivers are never linked at build time) ---- */
 /** Opens a shared library by name (e.g. "libvulkan.so.1"); NULL when absent or unsupported. */
 void *eg_port_lib_open(const char *name);

@@ -35,11 +35,19 @@ typedef struct bin_tile {
 
 static uint64_t arena_mem[EMGPU_SOFT_BIN_ARENA_BYTES / 8u];
 
+/* One half of the arena with its tile table (soft_bin.h, OVERLAP). */
+typedef struct bin_half {
+    uint8_t *mem;
+    bin_tile_t *tiles;
+} bin_half_t;
+
 static struct {
     const eg_soft_fb_t *fb;
     uint32_t tile_px, tiles_x, tiles_y;
-    bin_tile_t *tiles;
-    size_t table_B, used_B, cap_B;
+    bin_tile_t *tiles;                   /* the tile table of the half being binned into */
+    bin_half_t half[2];
+    uint32_t cur_half, halves;
+    size_t table_B, used_B, cap_B;       /* used_B, cap_B: offsets in the current half */
     const eg_soft_pass_state_t *cur;     /* snapshot of the draw state; NULL: take one when needed */
     bool immediate;                      /* the current draw is rasterized at once */
     bool unbinned;                       /* the whole pass is rasterized at once (one worker) */
@@ -63,7 +71,7 @@ static void *arena_alloc(size_t n)
 {
     n = round_up(n);
     if (B.cap_B - B.used_B < n) return NULL;
-    void *p = (uint8_t *)arena_mem + B.used_B;
+    void *p = B.half[B.cur_half].mem + B.used_B;
     B.used_B += n;
     return p;
 }
@@ -83,9 +91,14 @@ void eg_soft_bin_stats(eg_soft_bin_stats_t *out) { *out = B.stats; }
 
 void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
 {
+    eg_soft_workers_wait();   /* the last pass end joined already: a no-op, kept as a guard */
     B.fb = fb;
     B.cap_B = sizeof arena_mem;
     if (B.limit_B && B.limit_B < B.cap_B) B.cap_B = B.limit_B;
+    /* OVERLAP: two halves with more than one worker, unless a half could not hold a few state
+     * snapshots (tiny test arenas: every triangle would be drawn alone). */
+    B.halves = eg_soft_threads() > 1u && B.cap_B / 2u >= 8u * sizeof(eg_soft_pass_state_t) ? 2u : 1u;
+    B.cap_B = (B.cap_B / B.halves) & ~(size_t)(ALIGN_B - 1u);
     uint32_t t = B.tile_override ? B.tile_override : EMGPU_SOFT_TILE_PX;
     for (;;) {
         B.tiles_x = (fb->width_px + t - 1u) / t;
@@ -96,7 +109,12 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     }
     B.tile_px = t;
     B.stats.tile_px = t;
-    B.tiles = (bin_tile_t *)(void *)arena_mem;
+    for (uint32_t h = 0; h < 2u; h++) {
+        B.half[h].mem = (uint8_t *)arena_mem + (h < B.halves ? h * B.cap_B : 0);
+        B.half[h].tiles = (bin_tile_t *)(void *)B.half[h].mem;
+    }
+    B.cur_half = 0;
+    B.tiles = B.half[0].tiles;
     B.band_y0 = 0;
     B.band_y1 = fb->height_px;
     B.dmg_x0 = 0;
@@ -130,19 +148,25 @@ void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
 
 /* ---- rasterizing bins ---- */
 
-static int64_t band_lo, band_hi;   /* rows of the flush in progress (read-only while workers run) */
+/* The flush in progress (written before its batch starts, read-only while workers run: the
+ * submitting thread may be binning into the other half meanwhile, so nothing here is B's). */
+static struct {
+    const bin_tile_t *tiles;
+    uint32_t tiles_x, tile_px, first;   /* first: tile index of job 0 (the band's first tile row) */
+    int64_t lo, hi, dmg_x0, dmg_x1;     /* rows and columns of the flush */
+} R;
 
 static void raster_tile(eg_soft_worker_t *w, uint32_t i)
 {
-    const bin_tile_t *tile = &B.tiles[i];
+    const bin_tile_t *tile = &R.tiles[i];
     if (!tile->head) return;
-    uint32_t tx = i % B.tiles_x, ty = i / B.tiles_x;
-    int64_t y0 = (int64_t)ty * B.tile_px, y1 = y0 + B.tile_px;
-    int64_t x0 = (int64_t)tx * B.tile_px, x1 = x0 + B.tile_px;
-    w->clip_x0 = x0 > (int64_t)B.dmg_x0 ? x0 : (int64_t)B.dmg_x0;
-    w->clip_x1 = x1 < (int64_t)B.dmg_x1 ? x1 : (int64_t)B.dmg_x1;
-    w->clip_y0 = y0 > band_lo ? y0 : band_lo;
-    w->clip_y1 = y1 < band_hi ? y1 : band_hi;
+    uint32_t tx = i % R.tiles_x, ty = i / R.tiles_x;
+    int64_t y0 = (int64_t)ty * R.tile_px, y1 = y0 + R.tile_px;
+    int64_t x0 = (int64_t)tx * R.tile_px, x1 = x0 + R.tile_px;
+    w->clip_x0 = x0 > R.dmg_x0 ? x0 : R.dmg_x0;
+    w->clip_x1 = x1 < R.dmg_x1 ? x1 : R.dmg_x1;
+    w->clip_y0 = y0 > R.lo ? y0 : R.lo;
+    w->clip_y1 = y1 < R.hi ? y1 : R.hi;
     if (w->clip_y0 >= w->clip_y1 || w->clip_x0 >= w->clip_x1) return;
     eg_soft_vtx_t *vtx = worker_vtx[w->index];
     for (const bin_chunk_t *c = tile->head; c; c = c->next)
@@ -162,34 +186,62 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
         }
 }
 
-/* The job of eg_soft_workers_run: tile index relative to the band's first tile row. */
-static uint32_t job_first;
-static void band_job(eg_soft_worker_t *w, uint32_t i) { raster_tile(w, job_first + i); }
+/* The job of the workers: tile index relative to the band's first tile row. */
+static void band_job(eg_soft_worker_t *w, uint32_t i) { raster_tile(w, R.first + i); }
 
-static void raster_rows(uint32_t y0, uint32_t y1)
+/* Rasterizes the current half's tiles over rows [y0, y1); async: started on the other workers
+ * (returns false when that is not possible, having done nothing but join the batch in flight). */
+static bool raster_rows_go(uint32_t y0, uint32_t y1, bool async)
 {
-    band_lo = y0;
-    band_hi = y1;
     uint32_t ty0 = y0 / B.tile_px, ty1 = (y1 + B.tile_px - 1u) / B.tile_px;
     if (ty1 > B.tiles_y) ty1 = B.tiles_y;
-    if (ty0 >= ty1) return;
-    job_first = ty0 * B.tiles_x;
-    for (uint32_t i = job_first; i < ty1 * B.tiles_x; i++)   /* counted here: workers race */
-        if (B.tiles[i].head) B.stats.tiles++;
+    eg_soft_workers_wait();   /* R belongs to the batch in flight until it is joined */
+    if (ty0 >= ty1) return true;
+    R.tiles = B.tiles;
+    R.tiles_x = B.tiles_x;
+    R.tile_px = B.tile_px;
+    R.first = ty0 * B.tiles_x;
+    R.lo = y0;
+    R.hi = y1;
+    R.dmg_x0 = B.dmg_x0;
+    R.dmg_x1 = B.dmg_x1;
+    uint32_t tiles = 0;
+    for (uint32_t i = R.first; i < ty1 * B.tiles_x; i++)   /* counted here: workers race */
+        if (B.tiles[i].head) tiles++;
+    if (async) {
+        if (!eg_soft_workers_start((ty1 - ty0) * B.tiles_x, band_job)) return false;
+        B.stats.tiles += tiles;
+        B.stats.async++;
+        return true;
+    }
+    B.stats.tiles += tiles;
     eg_soft_workers_run((ty1 - ty0) * B.tiles_x, band_job);
     /* Unbinned callers (tests, immediate draws) expect the whole-frame rectangle back. */
     eg_soft_worker_t *w = &eg_soft_worker_main;
     w->clip_x0 = w->clip_y0 = 0;
     w->clip_x1 = w->clip_y1 = INT32_MAX;
+    return true;
 }
 
+static void raster_rows(uint32_t y0, uint32_t y1) { (void)raster_rows_go(y0, y1, false); }
+
+/* overflow: the current half is full (with two halves it is handed to the other workers);
+ * otherwise: the end of the pass or an immediate draw, which must find everything drawn. */
 static void flush(bool overflow)
 {
+    if (!overflow) eg_soft_workers_wait();   /* a started half is part of what to finish */
     if (!B.fb || B.pending == 0) { if (B.fb) arena_reset(); return; }
     if (B.hold) {
         B.lost = true;     /* banded first attempt: the band memory is not there to draw into */
     } else {
-        raster_rows(B.band_y0, B.band_y1);
+        /* A full half goes to the other workers while binning continues in the other half. */
+        bool async = overflow && B.halves == 2u && raster_rows_go(B.band_y0, B.band_y1, true);
+        if (async) {
+            B.cur_half ^= 1u;
+            B.tiles = B.half[B.cur_half].tiles;
+        } else {
+            raster_rows(B.band_y0, B.band_y1);
+        }
         B.stats.flushes++;
         if (overflow) { B.stats.overflows++; B.overflowed = true; }
     }
@@ -240,6 +292,7 @@ void eg_soft_bin_draw(const eg_soft_pass_state_t *ps)
 static void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
 {
     eg_soft_worker_t *w = &eg_soft_worker_main;
+    eg_soft_workers_wait();   /* after the started half, in submission order */
     if (B.hold) B.lost = true;   /* nothing may be drawn before the band exists */
     if (B.lost) return;
     w->clip_x0 = B.fb ? B.dmg_x0 : 0;

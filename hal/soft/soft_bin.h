@@ -16,23 +16,32 @@
  * tile (worker clip rectangle). Tiles never share a pixel and 4x4 blocks never straddle tiles
  * (tile sizes are multiples of 4), so the bytes are those of immediate rendering, whatever the
  * tile size or the number of threads. Flushes happen at the end of the pass, when the arena is
- * full (then binning continues into the emptied arena: never a failure), and before a draw
+ * full (then binning continues into the emptied arena or the other half: never a failure), and before a draw
  * whose fragment program has side effects (storage writes / atomics), which is rasterized
  * immediately so its effects keep submission order.
  *
  * THREADS. Tiles are distributed to EMGPU_SOFT_THREADS workers (the submitting thread is one of
  * them) through a mutex-protected tile counter; each worker owns its eg_soft_worker_t and the
- * tile it is rasterizing. Threads are started per flush and joined before it returns (the port
- * has no condition variables); a port without threads (bare metal) runs every tile on the
+ * tile it is rasterizing. With condition variables in the port (eg_port_cond_*) the worker
+ * threads are started once and parked between flushes; without them they are started per flush
+ * and joined before it returns; a port without threads (bare metal) runs every tile on the
  * submitting thread. Compute dispatches stay single-threaded.
  *
- * WORST CASE MEMORY. The arena (EMGPU_SOFT_BIN_ARENA_BYTES, static) holds the tile table
- * (one head/tail pair per tile; the tile size doubles until the table fits a quarter of the
- * arena), the state snapshots (sizeof(eg_soft_pass_state_t) each), one record per binned
- * triangle (~64 B + 4 * nvary floats) and one reference chunk per tile per CHUNK references. A
- * triangle that does not fit even an empty arena is rasterized immediately (full-frame clip),
- * so any geometry renders; the cost of a small arena is more flushes (each re-walks the tile
- * table), never a different result.
+ * OVERLAP. With more than one worker the arena is used as two halves with a tile table each.
+ * When the half being binned into is full, its tiles are started on the parked threads only and
+ * the submitting thread goes on shading, clipping and binning into the other half; when that one
+ * is full, or at the end of the pass, the submitting thread first joins the half in flight
+ * (taking its remaining tiles), so each tile still receives its triangles in submission order.
+ * Anything that must see the pass's pixels (pass end, an immediate draw, a triangle drawn alone)
+ * waits for the half in flight first.
+ *
+ * WORST CASE MEMORY. The arena (EMGPU_SOFT_BIN_ARENA_BYTES, static; halved with more than one
+ * worker) holds the tile table (one head/tail pair per tile; the tile size doubles until the
+ * table fits a quarter of the arena or half), the state snapshots (sizeof(eg_soft_pass_state_t)
+ * each), one record per binned triangle (~64 B + 4 * nvary floats) and one reference chunk per
+ * tile per CHUNK references. A triangle that does not fit even an empty arena (half) is
+ * rasterized immediately (full-frame clip), so any geometry renders; the cost of a small arena
+ * is more flushes (each re-walks the tile table), never a different result.
  */
 #ifndef EG_SOFT_BIN_H
 #define EG_SOFT_BIN_H
@@ -71,8 +80,16 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
 
 /* ---- workers (soft_worker.c) ---- */
 
-/** Runs job(w, i) for i in [0, count) over the workers; returns when all are done. */
+/** Runs job(w, i) for i in [0, count) over the workers; returns when all are done (after
+ *  waiting for a started batch). */
 void eg_soft_workers_run(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32_t i));
+/** Starts job(w, i) for i in [0, count) on the parked worker threads only and returns at once;
+ *  false (nothing started) when there are none (one worker, no threads or condition variables
+ *  in the port). Waits for a batch already started first. */
+bool eg_soft_workers_start(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32_t i));
+/** Joins the started batch (the calling thread takes its remaining jobs) and returns when it is
+ *  done; nothing when none is in flight. Only the submitting thread starts and waits. */
+void eg_soft_workers_wait(void);
 /** Workers in use: eg_soft_set_threads's value, else EMGPU_SOFT_THREADS (at most
  *  EMGPU_SOFT_MAX_THREADS). */
 uint32_t eg_soft_threads(void);
@@ -86,6 +103,8 @@ void eg_soft_workers_reset(void);
 
 /** Overrides the worker count (0: back to the config / environment value). */
 void eg_soft_set_threads(uint32_t n);
+/** Worker threads started and parked (0: the port has no threads or condition variables). */
+uint32_t eg_soft_workers_parked(void);
 /** Shrinks the usable arena to limit_B bytes (0: the whole arena). */
 void eg_soft_bin_set_arena_limit(size_t limit_B);
 /** Overrides the tile size in pixels (a multiple of 4; 0: EMGPU_SOFT_TILE_PX). */
@@ -98,6 +117,7 @@ typedef struct eg_soft_bin_stats {
     uint32_t immediate;        /* triangles rasterized without binning */
     uint32_t tile_px;          /* tile size of the last pass */
     uint32_t tiles;            /* tiles rasterized (with at least one triangle; partial updates) */
+    uint32_t async;            /* flushes started on the other workers while binning went on */
 } eg_soft_bin_stats_t;
 /** Counters since program start (tests prove a path ran). */
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out);

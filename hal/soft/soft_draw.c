@@ -22,6 +22,11 @@ static uint32_t slot_inst[VB];             /* instance of each slot: a batch spa
 static uint16_t hash_tab[HASH_N];          /* slot + 1, 0 = empty */
 static uint16_t prim_slots[VB][3];
 static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices each */
+/* Per slot, once per shaded vertex rather than per primitive using it: bit p = outside clip
+ * plane p, CODE_BAD = non-finite position; window x, y, z, 1/w of slots inside every plane. */
+#define CODE_BAD 0x80u
+static uint8_t slot_code[VB];
+static float slot_win[VB][4];
 #define vs_in eg_soft_worker_main.io_in
 #define vs_out eg_soft_worker_main.io_out
 
@@ -56,11 +61,16 @@ static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid, uint32_
 static void shade_vertices(const batch_t *b)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
+    /* Outputs a lane does not write read as zero: only the locations the program writes or the
+     * fragment stage reads are cleared (clearing all 16 was half of vertex shading's cost). */
+    uint32_t zero_mask = rs->vsi ? rs->vsi->output_mask : ~0u;
+    for (uint32_t j = 0; j < rs->nvary; j++) zero_mask |= 1u << rs->vary_loc[j];
     for (uint32_t base = 0; base < b->nslots; base += EG_SOFT_LANES) {
         uint32_t n = eg_min_u32(EG_SOFT_LANES, b->nslots - base);
         eg_soft_invocation_t inv;
         eg_memset(&inv, 0, sizeof inv);
-        eg_memset(vs_out, 0, sizeof vs_out);
+        for (uint32_t l = 0; l < EG_SOFT_MAX_LOCATIONS; l++)
+            if (zero_mask >> l & 1u) eg_memset(&vs_out[l], 0, sizeof vs_out[l]);
         inv.in = vs_in;
         inv.out = vs_out;
         for (uint32_t l = 0; l < n; l++) {
@@ -217,17 +227,51 @@ static bool bad_pos(const eg_soft_vtx_t *v)
     return false;
 }
 
+_Static_assert(EG_ARRAY_LEN(((batch_t *)0)->planes) < 8, "clip plane bits below CODE_BAD");
+
+static void classify_slots(const batch_t *b)
+{
+    for (uint32_t i = 0; i < b->nslots; i++) {
+        const eg_soft_vtx_t *v = &vstore[i];
+        uint32_t code = bad_pos(v) ? CODE_BAD : 0u;
+        if (!code && b->verts_per_prim == 3)
+            for (uint32_t p = 0; p < b->nplanes; p++) code |= (uint32_t)(plane_dist(b->planes[p], v->pos) < 0.0f) << p;
+        slot_code[i] = (uint8_t)code;
+        if (!code && b->verts_per_prim == 3)
+            to_window(b->ps, v, &slot_win[i][0], &slot_win[i][1], &slot_win[i][2], &slot_win[i][3]);
+    }
+}
+
+/* A triangle inside every clip plane: window coordinates from the slots (the values
+ * emit_triangle would compute). */
+static void emit_slots(const batch_t *b, const uint16_t *s)
+{
+    eg_soft_tri_t t;
+    for (uint32_t i = 0; i < 3; i++) {
+        t.x[i] = slot_win[s[i]][0]; t.y[i] = slot_win[s[i]][1];
+        t.z[i] = slot_win[s[i]][2]; t.invw[i] = slot_win[s[i]][3];
+        t.v[i] = &vstore[s[i]];
+    }
+    t.prov = t.v[0];
+    t.is_polygon = true;
+    eg_soft_bin_triangle(b->ps, &t);
+}
+
 static void flush(batch_t *b)
 {
     if (b->nprims == 0) return;
     shade_vertices(b);
+    classify_slots(b);
     for (uint32_t i = 0; i < b->nprims; i++) {
         const uint16_t *s = prim_slots[i];
-        bool bad = false;
-        for (uint32_t k = 0; k < b->verts_per_prim; k++) bad |= bad_pos(&vstore[s[k]]);
-        if (bad) continue;
-        if (b->verts_per_prim == 3) clip_triangle(b, &vstore[s[0]], &vstore[s[1]], &vstore[s[2]]);
-        else if (b->verts_per_prim == 2) draw_line(b, &vstore[s[0]], &vstore[s[1]]);
+        uint32_t any = 0, all = 0xFFu;
+        for (uint32_t k = 0; k < b->verts_per_prim; k++) { any |= slot_code[s[k]]; all &= slot_code[s[k]]; }
+        if (any & CODE_BAD) continue;
+        if (b->verts_per_prim == 3) {
+            if (all) continue;                     /* all three outside one plane */
+            if (!any) emit_slots(b, s);
+            else clip_triangle(b, &vstore[s[0]], &vstore[s[1]], &vstore[s[2]]);
+        } else if (b->verts_per_prim == 2) draw_line(b, &vstore[s[0]], &vstore[s[1]]);
         else draw_point(b, &vstore[s[0]]);
     }
     b->nslots = 0;

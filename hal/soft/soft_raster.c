@@ -14,6 +14,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_vm_simd.h"
 
 /* Standard sample positions in 1/256 px (Vulkan "standard sample locations"): 1x = centre;
  * 4x = (0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875). */
@@ -110,13 +111,31 @@ static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 typedef struct walk {
     int64_t lane_off[3][EG_SOFT_LANES], samp_off[3][EG_SOFT_MAX_SAMPLES], ext[3][2];
     int64_t px0, px1, py0, py1;
+    int32_t lane_off32[3][EG_SOFT_LANES];   /* lane_off in 32 bits, set (instead of it) when small */
+    bool small;   /* every |A| + |B| < 2^19: a partial block's edge values fit in int32 (block_cov) */
 } walk_t;
 
 static void walk_init(const eg_soft_frag_t *f, walk_t *k)
 {
+    /* In a block no edge rejects, e0 >= -ext[1] >= -1024 (|A| + |B|) > -2^29 (e32 caps it above at
+     * 2^30), |samp_off| <= 256 (|A| + |B|) < 2^27, |lane_off| <= 768 (|A| + |B|) < 2^29: every sum
+     * of block_cov's lane test is within int32, and its sign is the 64-bit one. */
+    k->small = true;
     for (uint32_t i = 0; i < 3; i++) {
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
-            k->lane_off[i][l] = f->s.A[i] * (int64_t)((l & 3u) * EG_SOFT_SUBPIX) + f->s.B[i] * (int64_t)((l >> 2) * EG_SOFT_SUBPIX);
+        int64_t aa = f->s.A[i] < 0 ? -f->s.A[i] : f->s.A[i], bb = f->s.B[i] < 0 ? -f->s.B[i] : f->s.B[i];
+        if (aa + bb >= ((int64_t)1 << 19)) k->small = false;
+    }
+    for (uint32_t i = 0; i < 3; i++) {
+        /* A x + B y over the lane offsets, by steps; block_cov reads one table of the two */
+        int64_t sx = f->s.A[i] * EG_SOFT_SUBPIX, sy = f->s.B[i] * EG_SOFT_SUBPIX;
+        if (k->small) {
+            int32_t sx32 = (int32_t)sx, sy32 = (int32_t)sy;
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                k->lane_off32[i][l] = (l & 3u ? k->lane_off32[i][l - 1u] + sx32 : l ? k->lane_off32[i][l - 4u] + sy32 : 0);
+        } else {
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                k->lane_off[i][l] = (l & 3u ? k->lane_off[i][l - 1u] + sx : l ? k->lane_off[i][l - 4u] + sy : 0);
+        }
         for (uint32_t s = 0; s < f->samples; s++)
             k->samp_off[i][s] = f->s.A[i] * f->sx[s] + f->s.B[i] * f->sy[s];
         int64_t ax = f->s.A[i] * (4 * EG_SOFT_SUBPIX), by = f->s.B[i] * (4 * EG_SOFT_SUBPIX);
@@ -125,27 +144,69 @@ static void walk_init(const eg_soft_frag_t *f, walk_t *k)
     }
 }
 
+/* An edge value at a partial block's origin and sample in int32 (walk_init's bounds): an edge
+ * that passes the whole block may be far above them, 2^30 passes every lane as well. */
+static inline int32_t e32(int64_t e)
+{
+    return e > ((int64_t)1 << 30) ? (int32_t)1 << 30 : (int32_t)e;
+}
+
+/* The lanes where an edge value (a, b, c at the block origin and sample, plus the lane offsets)
+ * is negative: the sign bit of the three values' OR, no branch per lane. Exact in 32 bits when
+ * k->small (walk_init). */
+static inline eg_soft_mask_t lanes_out32(const walk_t *k, int32_t a, int32_t b, int32_t c)
+{
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4 && defined(__SSE2__)
+    const vi_t va = { a, a, a, a }, vb = { b, b, b, b }, vc = { c, c, c, c };
+    uint32_t out = 0;
+    for (uint32_t r = 0; r < 4u; r++) {
+        vi_t o0, o1, o2;
+        VLOAD(o0, k->lane_off32[0] + 4u * r);
+        VLOAD(o1, k->lane_off32[1] + 4u * r);
+        VLOAD(o2, k->lane_off32[2] + 4u * r);
+        vi_t v = (va + o0) | (vb + o1) | (vc + o2);
+        out |= (uint32_t)__builtin_ia32_movmskps((vf_t)v) << (4u * r);   /* the 4 sign bits */
+    }
+    return out;
+#else
+    uint32_t out = 0;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        uint32_t v = (uint32_t)((a + k->lane_off32[0][l]) | (b + k->lane_off32[1][l]) | (c + k->lane_off32[2][l]));
+        out |= (v >> 31) << l;
+    }
+    return out;
+#endif
+}
+
 /* Coverage of the block at (bx0, by0) within the walked rectangle: whole-block reject / accept
  * against the edges' extremes, per-sample masks otherwise. False: nothing covered. */
 static bool block_cov(const eg_soft_frag_t *f, const walk_t *k, int64_t bx0, int64_t by0,
                       eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
-    eg_soft_mask_t inside = 0;
-    for (uint32_t r = 0; r < 4; r++)
-        if (by0 + r >= k->py0 && by0 + r < k->py1) inside |= 0xFu << (4 * r);
-    eg_soft_mask_t cols = 0;
-    for (uint32_t c = 0; c < 4; c++)
-        if (bx0 + c >= k->px0 && bx0 + c < k->px1) cols |= 0x1111u << c;
-    inside &= cols;
     int64_t e0[3];
     bool accept = true;
-    for (uint32_t i = 0; i < 3; i++) {
+    for (uint32_t i = 0; i < 3; i++) {   /* the reject first: a large triangle's box is half outside */
         e0[i] = f->s.A[i] * (bx0 * EG_SOFT_SUBPIX) + f->s.B[i] * (by0 * EG_SOFT_SUBPIX) + f->s.C[i];
         if (e0[i] + k->ext[i][1] < 0) return false;
         if (e0[i] + k->ext[i][0] < 0) accept = false;
     }
+    eg_soft_mask_t inside = EG_SOFT_ALL_LANES;
+    if (bx0 < k->px0 || bx0 + 4 > k->px1 || by0 < k->py0 || by0 + 4 > k->py1) {
+        inside = 0;
+        for (uint32_t r = 0; r < 4; r++)
+            if (by0 + r >= k->py0 && by0 + r < k->py1) inside |= 0xFu << (4 * r);
+        eg_soft_mask_t cols = 0;
+        for (uint32_t c = 0; c < 4; c++)
+            if (bx0 + c >= k->px0 && bx0 + c < k->px1) cols |= 0x1111u << c;
+        inside &= cols;
+    }
     for (uint32_t s = 0; s < f->samples; s++) {
         if (accept) { cov[s] = inside; continue; }
+        if (k->small) {
+            cov[s] = inside & ~lanes_out32(k, e32(e0[0] + k->samp_off[0][s]), e32(e0[1] + k->samp_off[1][s]),
+                                           e32(e0[2] + k->samp_off[2][s]));
+            continue;
+        }
         eg_soft_mask_t m = 0;
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
             if (!(inside >> l & 1u)) continue;
@@ -173,44 +234,68 @@ static void walk_blocks(eg_soft_frag_t *fp, const walk_t *k)
 
 #define REGION_PX 16
 
-/* Whether the edges reject the square of `size` px at (x0, y0) (edge extremes at its corners). */
-static bool region_rejected(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t size)
+/* Whether the edges reject the w x h px rectangle at (x0, y0) (edge extremes at its corners). */
+static bool region_rejected(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
     for (uint32_t i = 0; i < 3; i++) {
-        int64_t ax = f->s.A[i] * (size * EG_SOFT_SUBPIX), by = f->s.B[i] * (size * EG_SOFT_SUBPIX);
+        int64_t ax = f->s.A[i] * (w * EG_SOFT_SUBPIX), by = f->s.B[i] * (h * EG_SOFT_SUBPIX);
         int64_t e = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
         if (e + max64(ax, 0) + max64(by, 0) < 0) return true;
     }
     return false;
 }
 
-/* Whether every sample of the square of `size` px at (x0, y0) is inside all three edges. */
-static bool region_accepted(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t size)
+/* Whether every sample of the w x h px rectangle at (x0, y0) is inside all three edges. */
+static bool region_accepted(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
     for (uint32_t i = 0; i < 3; i++) {
-        int64_t ax = f->s.A[i] * (size * EG_SOFT_SUBPIX), by = f->s.B[i] * (size * EG_SOFT_SUBPIX);
+        int64_t ax = f->s.A[i] * (w * EG_SOFT_SUBPIX), by = f->s.B[i] * (h * EG_SOFT_SUBPIX);
         int64_t e = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
         if (e + min64(ax, 0) + min64(by, 0) < 0) return false;
     }
     return true;
 }
 
-/* The square of `size` px at (x0, y0) within the walked rectangle: when its blocks' outputs are
- * provably one value, each block is stored with it (no interpolation, no proof) and true. */
-static bool region_const(eg_soft_frag_t *f, const walk_t *k, int64_t x0, int64_t y0, int64_t size)
+/* The region walk's per-triangle state (helper "ui", session 6). */
+typedef struct rwalk {
+    eg_soft_frag_t f;
+    const walk_t *k;
+    eg_soft_cfill_t cf;            /* blend state of the last proved value, row spans */
+    eg_soft_const_tri_t ct;        /* the proof's per-triangle part */
+    /* The pipeline without the per-block proof (fs_const NULL), for blocks of failed parts:
+     * their bounded proof has just failed, the exact one then holds for few of them (29% on
+     * the UI bench: 2 k instructions for each, 2.4 k saved per success); without it, shade()
+     * runs the VM, whose bytes the proof reproduces anyway. rs_set: filled in. */
+    struct eg_soft_raster_pipeline rs_vm;
+    bool rs_set;
+    uint32_t side_ok, side_failed;  /* whole regions on the rectangle's sides proved / not */
+} rwalk_t;
+
+/* The w x h px rectangle at (x0, y0) (multiples of 4) within the walked rectangle: when its
+ * blocks' outputs are provably one value, its covered pixels are stored with it (no
+ * interpolation, no proof per block) and true. */
+static bool region_const(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
-    eg_soft_pxset_t p = { max64(x0, k->px0 & ~3), min64(x0 + size, k->px1) - 1, max64(y0, k->py0 & ~3),
-                          min64(y0 + size, k->py1) - 1, 0, 3, 0, 3 };
+    eg_soft_frag_t *f = &r->f;
+    const walk_t *k = r->k;
+    eg_soft_pxset_t p = { max64(x0, k->px0 & ~3), min64(x0 + w, k->px1) - 1, max64(y0, k->py0 & ~3),
+                          min64(y0 + h, k->py1) - 1, 0, 3, 0, 3 };
     if (p.bx0 > p.bx1 || p.by0 > p.by1) return true;   /* outside the rectangle: nothing to do */
     p.bx1 &= ~3; p.by1 &= ~3;
     uint32_t outb[4];
-    if (region_rejected(f, x0, y0, size)) return true;
-    if (!eg_soft_const_region(f, &p, outb)) return false;
+    if (region_rejected(f, x0, y0, w, h)) return true;
+    if (r->ct.state > 0 ? !eg_soft_const_region_tri(f, &r->ct, &p, outb)
+                        : r->ct.state < 0 || !eg_soft_const_region(f, &p, outb))
+        return false;
+    /* the covered pixels (a subset of p's blocks) row by row, when the targets allow */
+    if (eg_soft_fill_const_region(f, &r->cf, max64(x0, k->px0), min64(x0 + w, k->px1), max64(y0, k->py0),
+                                  min64(y0 + h, k->py1), outb))
+        return true;
     for (uint32_t c = 0; c < 4u; c++)
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) f->w->io_out[0].c[c].u[l] = outb[c];
-    if (x0 >= k->px0 && x0 + size <= k->px1 && y0 >= k->py0 && y0 + size <= k->py1 && region_accepted(f, x0, y0, size) &&
-        eg_soft_shade_const_rect(f, (uint32_t)x0, (uint32_t)y0, (uint32_t)size, (uint32_t)size)) {
-        f->w->region_blocks += (uint32_t)(size / 4) * (uint32_t)(size / 4);
+    if (x0 >= k->px0 && x0 + w <= k->px1 && y0 >= k->py0 && y0 + h <= k->py1 && region_accepted(f, x0, y0, w, h) &&
+        eg_soft_shade_const_rect(f, (uint32_t)x0, (uint32_t)y0, (uint32_t)w, (uint32_t)h)) {
+        f->w->region_blocks += (uint32_t)(w / 4) * (uint32_t)(h / 4);
         return true;
     }
     for (int64_t by0 = p.by0; by0 <= p.by1; by0 += 4)
@@ -223,22 +308,60 @@ static bool region_const(eg_soft_frag_t *f, const walk_t *k, int64_t x0, int64_t
     return true;
 }
 
-/* Regions of REGION_PX, then their quarters, then single blocks where no proof holds. */
+/* The w x h px rectangle at (x0, y0) block by block (the general path). */
+static void region_blocks(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h)
+{
+    const walk_t *k = r->k;
+    const struct eg_soft_raster_pipeline *rs = r->f.rs;
+    if (!r->rs_set) {
+        r->rs_vm = *r->f.rs;
+        r->rs_vm.fs_const = NULL;
+        r->rs_set = true;
+    }
+    r->f.rs = &r->rs_vm;
+    for (int64_t by0 = max64(y0, k->py0 & ~3); by0 < min64(y0 + h, k->py1); by0 += 4)
+        for (int64_t bx0 = max64(x0, k->px0 & ~3); bx0 < min64(x0 + w, k->px1); bx0 += 4) {
+            eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+            if (block_cov(&r->f, k, bx0, by0, cov)) eg_soft_shade_block(&r->f, (uint32_t)bx0, (uint32_t)by0, cov);
+        }
+    r->f.rs = rs;
+}
+
+/* Regions of REGION_PX, then parts of the failed ones, then single blocks where no proof holds.
+ * The part: a region on the left or right side of the walked rectangle (only) is cut into 4 px
+ * wide columns, one on the top or bottom side into 4 px rows, others into quarters. Shapes drawn
+ * on a quad have their edge ramp (anti-aliasing, borders) along the quad's sides: a column or row
+ * then holds all of it, and the other three are proved, where two quarters of four would fail. */
 static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
 {
-    eg_soft_frag_t f = *fp;
-    const int64_t h = REGION_PX / 2;
-    for (int64_t ry = k->py0 & ~(int64_t)(REGION_PX - 1); ry < k->py1; ry += REGION_PX)
-        for (int64_t rx = k->px0 & ~(int64_t)(REGION_PX - 1); rx < k->px1; rx += REGION_PX) {
-            if (region_const(&f, k, rx, ry, REGION_PX)) continue;
-            for (uint32_t q = 0; q < 4u; q++) {
-                int64_t qx = rx + (q & 1u) * h, qy = ry + (q >> 1) * h;
-                if (region_const(&f, k, qx, qy, h)) continue;
-                for (int64_t by0 = max64(qy, k->py0 & ~3); by0 < min64(qy + h, k->py1); by0 += 4)
-                    for (int64_t bx0 = max64(qx, k->px0 & ~3); bx0 < min64(qx + h, k->px1); bx0 += 4) {
-                        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
-                        if (block_cov(&f, k, bx0, by0, cov)) eg_soft_shade_block(&f, (uint32_t)bx0, (uint32_t)by0, cov);
-                    }
+    rwalk_t r;
+    const int64_t R = REGION_PX, q = REGION_PX / 4;
+    r.f = *fp;
+    r.k = k;
+    r.rs_set = false;
+    r.side_ok = r.side_failed = 0;
+    eg_soft_cfill_init(&r.cf);
+    eg_soft_const_tri_init(&r.f, &r.ct);
+    for (int64_t ry = k->py0 & ~(R - 1); ry < k->py1; ry += R)
+        for (int64_t rx = k->px0 & ~(R - 1); rx < k->px1; rx += R) {
+            bool side_x = rx <= k->px0 || rx + R >= k->px1, side_y = ry <= k->py0 || ry + R >= k->py1;
+            /* a triangle whose side regions keep failing (its shape's ramp runs along them)
+             * goes straight to their parts: the whole region's proof would fail again */
+            if (!(side_x || side_y) || r.side_ok > 0u || r.side_failed < 2u) {
+                if (region_rejected(&r.f, rx, ry, R, R)) continue;
+                bool ok = region_const(&r, rx, ry, R, R);
+                if (side_x || side_y) {
+                    r.side_ok += ok;
+                    r.side_failed += !ok;
+                }
+                if (ok) continue;
+            }
+            for (int64_t i = 0; i < 4; i++) {
+                int64_t x = rx, y = ry, w = R, h = R;
+                if (side_x && !side_y) { x = rx + i * q; w = q; }
+                else if (side_y && !side_x) { y = ry + i * q; h = q; }
+                else { x = rx + (i & 1) * (R / 2); y = ry + (i >> 1) * (R / 2); w = h = R / 2; }
+                if (!region_const(&r, x, y, w, h)) region_blocks(&r, x, y, w, h);
             }
         }
 }
@@ -284,6 +407,7 @@ void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     f.t = t;
     f.tex_state = 0;
     f.tex_view = f.tex_sampler = NULL;
+    f.tex_fast_ok = false;
     if (!tri_setup(ps, t, &f.s, box)) return;
     /* The bounding box (already within the scissor), clipped to the worker's rectangle (its tile). */
     int64_t px0 = max64(box[0], w->clip_x0), px1 = min64(box[1], w->clip_x1);

@@ -163,6 +163,10 @@ struct eg_soft_raster_pipeline {
     struct eg_soft_const_prog *fs_const;
     /* soft_raster_tex.c: one-texture programs sampled without the VM on the block path, or NULL */
     struct eg_soft_tex_prog *fs_tex;
+    /* what shade() computes per block besides the inputs (soft_raster_pipeline.c): bit c = the
+     * fragment program reads FragCoord component c; persp_used = a perspective-interpolated input */
+    uint8_t frag_coord_used;
+    bool persp_used;
 };
 
 /** Fast paths on (default) or off: tests render the same draw both ways and compare bytes. */
@@ -239,6 +243,7 @@ typedef struct eg_soft_worker {
     uint32_t tex_blocks;                          /* blocks sampled without the VM (soft_raster_tex.c) */
     uint32_t region_blocks;                       /* of const_blocks, proved per region (soft_raster.c) */
     uint32_t span_row_px;                         /* of span_px, stored as constant rows (soft_span.c) */
+    uint32_t span_fused_px;                       /* of span_px, filled by fused rows (soft_span_fused.c) */
     uint64_t in_uniform;                          /* io_in slots (loc * 4 + comp) equal in all lanes */
 } eg_soft_worker_t;
 
@@ -275,7 +280,21 @@ typedef struct eg_soft_frag {
     /* soft_raster_tex.c: 0 not looked at yet, 1 the bound texture qualifies, -1 it does not */
     int32_t tex_state;
     const void *tex_view, *tex_sampler;
+    bool tex_fast_ok;                  /* tex_fast holds eg_soft_sample's fast path, set up once */
+    struct eg_soft_sample_fast {
+        eg_soft_subres_t s;
+        uint8_t fmt, mu, mv;
+        bool linear;
+    } tex_fast;
 } eg_soft_frag_t;
+
+/** soft_sample.c: eg_soft_sample's fast path (2D view of one level in RGBA8, BGRA8, R8 or RGB565,
+ *  min == mag, no comparison or offset) set up once for (view, sampler): the level, format,
+ *  filter and address modes each call would find; false when the fast path does not apply. */
+bool eg_soft_sample_fast_prep(const eg_texture_view_t *view, const eg_sampler_t *smp, struct eg_soft_sample_fast *p);
+/** soft_sample.c: eg_soft_sample with such a set-up (EG_SOFT_LOD_EXPLICIT 0, no offset): the same loops, the same bytes. */
+void eg_soft_sample_fast(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
+                         eg_soft_vec4_t *out);
 
 /** Depth plane and depth bias of f's triangle (after f->s is set up). */
 void eg_soft_depth_setup(eg_soft_frag_t *f);
@@ -344,7 +363,7 @@ bool eg_soft_tex_prep(eg_soft_frag_t *f);
 void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes);
 
 /** eg_soft_blend_u8 / eg_soft_blend_565 (per `fast`) for a src whose lanes all hold the same
- *  value: the same bytes, computed once per distinct stored pixel run (soft_raster_output.c). */
+ *  value: the same bytes, computed once per distinct stored pixel run (soft_raster_fill.c). */
 void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
                          uint32_t fast);
 
@@ -375,20 +394,73 @@ bool eg_soft_vary_bound(const eg_soft_wbound_t *wb, uint32_t interp, float a0, f
  *  d2 are both nonzero); linear, or perspective with equal 1/w only (else false). */
 bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t interp, float a0, float d1,
                                float d2, eg_soft_range_t *o);
+/** The exact weights L1, L2 at the 4 corner pixels of a pixel set, a bound m >= 1 on |L0|, |L1|,
+ *  |L2| there and g on the weights' per-pixel gradients (eg_soft_vary_bound_affine's shared
+ *  part); state 0: not computed yet, 1: usable, -1: too large for the error bound. */
+typedef struct eg_soft_affine {
+    double L1[4], L2[4], m, g;
+    int32_t state;
+} eg_soft_affine_t;
+void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, eg_soft_affine_t *a);
+/** eg_soft_vary_bound_best with the corners shared between the inputs of one pixel set (ac:
+ *  state 0 the first time, computed on demand). */
+bool eg_soft_vary_bound_best_ac(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb,
+                                eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2, eg_soft_range_t *o);
 /** eg_soft_vary_bound intersected with eg_soft_vary_bound_affine where that applies. */
 bool eg_soft_vary_bound_best(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb, uint32_t interp,
                              float a0, float d1, float d2, eg_soft_range_t *o);
 /** soft_raster_const.c: the block-constant proof over every lane of the blocks of p (fx, fy
  *  0..3): true when output 0 provably holds the same bits in all of them (outb). */
 bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t outb[4]);
+/** soft_raster_const.c: the region proof's per-triangle part (helper "ui", session 6): the
+ *  inputs equal over the whole triangle (flat, or equal at the vertices) and every operation on
+ *  constants alone are evaluated once; a region then bounds the varying inputs and runs the
+ *  remaining operations. Zero-initialise (state 0), then eg_soft_const_tri_init. */
+#define EG_SOFT_CONST_TRI_IN   16u
+#define EG_SOFT_CONST_TRI_OPS  64u
+#define EG_SOFT_CONST_TRI_VALS 128u
+/** One compiled operation of the proof: operands index the value table. */
+typedef struct eg_soft_cop {
+    uint8_t op, dst, a, b, c;
+} eg_soft_cop_t;
+typedef struct eg_soft_const_tri {
+    int32_t state;                 /* 1 usable; 0: use eg_soft_const_region; -1 no proof can hold */
+    bool persp;
+    uint8_t nin, nops, out[4];
+    uint8_t in_dst[EG_SOFT_CONST_TRI_IN], in_interp[EG_SOFT_CONST_TRI_IN];
+    float in_a0[EG_SOFT_CONST_TRI_IN], in_d1[EG_SOFT_CONST_TRI_IN], in_d2[EG_SOFT_CONST_TRI_IN];
+    eg_soft_cop_t ops[EG_SOFT_CONST_TRI_OPS];
+    eg_soft_range_t v[EG_SOFT_CONST_TRI_VALS];         /* the value table, reused per region */
+} eg_soft_const_tri_t;
+void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
+/** eg_soft_const_region with ct (state 1) of f's triangle. */
+bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4]);
 /** soft_raster_shade.c: block (bx, by) with coverage cov whose output 0 is in f->w->io_out[0]
  *  in every lane (eg_soft_const_region proved it): the blend and store of the const path. */
 void eg_soft_shade_const_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
 /** soft_raster_shade.c: the same for the fully covered w x h px rectangle at (x0, y0) (whole
  *  blocks) in one pass over its rows; false (nothing done) when the targets need the per-block path. */
 bool eg_soft_shade_const_rect(eg_soft_frag_t *f, uint32_t x0, uint32_t y0, uint32_t w, uint32_t h);
-/** soft_raster_output.c: eg_soft_blend_const over every pixel of the w x h px rectangle at px. */
+/** soft_raster_fill.c: eg_soft_blend_const over every pixel of the w x h px rectangle at px. */
 void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w, uint32_t h, const eg_soft_vec4_t *src,
                               uint32_t fast);
+/** soft_raster_fill.c: blend state of a proved constant source, reused while the value repeats,
+ *  and the triangle's row spans (eg_soft_cfill_init once per triangle walk). */
+typedef struct eg_soft_cfill {
+    uint32_t outb[4], fast, last_in, last_out;
+    float sfs[4], df[4];
+    bool ready, fill;
+    int64_t row_y[16], row_x0[16], row_x1[16];   /* the triangle's span of row y (by y mod 16) */
+} eg_soft_cfill_t;
+/** soft_raster_fill.c: the pixels of [x0, x1) x [y0, y1) inside f's triangle (one sample at the
+ *  centre) blended with the proved output bits outb, row by row: the bytes of
+ *  eg_soft_shade_const_block over the same pixels. False (nothing done) when the targets need
+ *  the per-block path (eg_soft_shade_const_rect's conditions). */
+bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
+                               const uint32_t outb[4]);
+void eg_soft_cfill_init(eg_soft_cfill_t *c);
+/** soft_sample.c: the widest vector width 8-bit RGBA/BGRA bilinear sampling may use: 8 (AVX2
+ *  where the CPU has it, else 4), 4, or 0 for the per-lane loop (the same bits; tests compare). */
+extern uint32_t eg_soft_sample_vw;
 
 #endif /* EG_SOFT_RASTER_H */

@@ -172,28 +172,22 @@ bool eg_soft_vary_bound(const eg_soft_wbound_t *wb, uint32_t interp, float a0, f
  *        (see eg_soft_weights_bound), so |r c - 1| <= 29 M u and |p_i - l_i| <= 32 M^2 u
  *   value: |v - V| <= eta (|d1| + |d2|) + u (2.01 |a0| + 3.1 Mw (|d1| + |d2|)), Mw = 1.01 M
  * The result is widened by half again for the rounding of this arithmetic. */
-bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t interp, float a0, float d1,
-                               float d2, eg_soft_range_t *o)
+void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, eg_soft_affine_t *a)
 {
     const eg_soft_setup_t *s = &f->s;
-    const float *iw = f->t->invw;
-    if (interp == EG_SOFT_INTERP_FLAT) return false;
-    bool persp = interp != EG_SOFT_INTERP_LINEAR;
-    if (persp && (iw[0] != iw[1] || iw[0] != iw[2] || !(iw[0] >= 0x1p-60f) || !(iw[0] <= 0x1p60f))) return false;
-    if (!fin(a0) || !fin(d1) || !fin(d2)) return false;
-    double inv = (double)s->inv_area2, vlo = 0.0, vhi = 0.0, m = 1.0;
+    double inv = (double)s->inv_area2, m = 1.0;
     for (uint32_t k = 0; k < 4u; k++) {
         int64_t x = (k & 1u) ? p->bx1 + p->fx1 : p->bx0 + p->fx0, y = (k & 2u) ? p->by1 + p->fy1 : p->by0 + p->fy0;
         int64_t X = x * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = y * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
         double L1 = (double)(s->A[1] * X + s->B[1] * Y + s->C[1]) * inv;
         double L2 = (double)(s->A[2] * X + s->B[2] * Y + s->C[2]) * inv;
-        double V = (double)a0 + (double)d1 * L1 + (double)d2 * L2, L0 = 1.0 - L1 - L2;
-        vlo = k == 0u || V < vlo ? V : vlo;
-        vhi = k == 0u || V > vhi ? V : vhi;
-        double a = L1 < 0 ? -L1 : L1, b = L2 < 0 ? -L2 : L2, c = L0 < 0 ? -L0 : L0;
-        m = a > m ? a : m;
-        m = b > m ? b : m;
-        m = c > m ? c : m;
+        double L0 = 1.0 - L1 - L2;
+        a->L1[k] = L1;
+        a->L2[k] = L2;
+        double u = L1 < 0 ? -L1 : L1, v = L2 < 0 ? -L2 : L2, w = L0 < 0 ? -L0 : L0;
+        m = u > m ? u : m;
+        m = v > m ? v : m;
+        m = w > m ? w : m;
     }
     double g = 0.0, gr[4] = { (double)s->A[1], (double)s->B[1], (double)s->A[2], (double)s->B[2] };
     for (uint32_t k = 0; k < 4u; k++) {
@@ -201,8 +195,27 @@ bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p
         v = v < 0 ? -v : v;
         g = v > g ? v : g;
     }
+    a->m = m;
+    a->g = g;
+    a->state = m > 1e4 || g > 1e6 ? -1 : 1;
+}
+
+/* eg_soft_vary_bound_affine from the corners' weights a (eg_soft_affine_corners of the same p). */
+static bool affine_bound(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2,
+                         eg_soft_range_t *o)
+{
+    const float *iw = f->t->invw;
+    if (interp == EG_SOFT_INTERP_FLAT || ac->state < 0) return false;
+    bool persp = interp != EG_SOFT_INTERP_LINEAR;
+    if (persp && (iw[0] != iw[1] || iw[0] != iw[2] || !(iw[0] >= 0x1p-60f) || !(iw[0] <= 0x1p60f))) return false;
+    if (!fin(a0) || !fin(d1) || !fin(d2)) return false;
+    double vlo = 0.0, vhi = 0.0, m = ac->m, g = ac->g;
+    for (uint32_t k = 0; k < 4u; k++) {
+        double V = (double)a0 + (double)d1 * ac->L1[k] + (double)d2 * ac->L2[k];
+        vlo = k == 0u || V < vlo ? V : vlo;
+        vhi = k == 0u || V > vhi ? V : vhi;
+    }
     const double u = 5.9604644775390625e-8;
-    if (m > 1e4 || g > 1e6) return false;
     double eta = 6.0 * u * (m + 10.0 * g);
     if (persp) eta += 32.0 * m * m * u;
     double D = (d1 < 0 ? -(double)d1 : (double)d1) + (d2 < 0 ? -(double)d2 : (double)d2);
@@ -219,19 +232,38 @@ bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p
     return true;
 }
 
-bool eg_soft_vary_bound_best(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb, uint32_t interp,
-                             float a0, float d1, float d2, eg_soft_range_t *o)
+bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t interp, float a0, float d1,
+                               float d2, eg_soft_range_t *o)
+{
+    eg_soft_affine_t ac;
+    if (interp == EG_SOFT_INTERP_FLAT) return false;
+    eg_soft_affine_corners(f, p, &ac);
+    return affine_bound(f, &ac, interp, a0, d1, d2, o);
+}
+
+bool eg_soft_vary_bound_best_ac(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb,
+                                eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2, eg_soft_range_t *o)
 {
     eg_soft_range_t b;
     bool corner = eg_soft_vary_bound(wb, interp, a0, d1, d2, o);
     if (corner && o->cst) return true;
-    if (!eg_soft_vary_bound_affine(f, p, interp, a0, d1, d2, &b)) return corner;
+    if (interp == EG_SOFT_INTERP_FLAT) return corner;
+    if (ac->state == 0) eg_soft_affine_corners(f, p, ac);   /* once per pixel set, for every input */
+    if (!affine_bound(f, ac, interp, a0, d1, d2, &b)) return corner;
     if (!corner) { *o = b; return true; }
     /* both hold: their intersection does */
     o->lo = b.lo > o->lo ? b.lo : o->lo;
     o->hi = b.hi < o->hi ? b.hi : o->hi;
     o->cst = o->lo == o->hi && o->lo != 0.0f;
     return o->lo <= o->hi;
+}
+
+bool eg_soft_vary_bound_best(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb, uint32_t interp,
+                             float a0, float d1, float d2, eg_soft_range_t *o)
+{
+    eg_soft_affine_t ac;
+    ac.state = 0;
+    return eg_soft_vary_bound_best_ac(f, p, wb, &ac, interp, a0, d1, d2, o);
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -81,10 +81,47 @@ static inline pk_vu_t pk_unorm8(const float *src)
     return (pk_vu_t)__builtin_convertvector(v, pk_vi_t);
 }
 
+/* pk_words with 8 lanes per vector on x86-64 CPUs with AVX2 (asked per call: a table read), the
+ * same operations per lane as pk_unorm8 (VMAXPS / VMINPS are MAXPS / MINPS on 8 lanes); the
+ * library stays baseline x86-64. soft_pack_test's spec values run through it on such hosts. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define PACK_AVX2 1
+typedef float pk8_vf_t __attribute__((vector_size(32)));
+typedef int32_t pk8_vi_t __attribute__((vector_size(32)));
+typedef uint32_t pk8_vu_t __attribute__((vector_size(32)));
+static __attribute__((target("avx2"))) EG_ALWAYS_INLINE pk8_vu_t pk_unorm8_8(const float *src)
+{
+    pk8_vf_t v;
+    __builtin_memcpy(&v, src, 32);
+    v = __builtin_ia32_maxps256(v, (pk8_vf_t){ 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f });
+    v = __builtin_ia32_minps256(v, (pk8_vf_t){ 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f });
+    v = v * (pk8_vf_t){ 255.0f, 255.0f, 255.0f, 255.0f, 255.0f, 255.0f, 255.0f, 255.0f };
+    v = v + (pk8_vf_t){ 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f };
+    return (pk8_vu_t)__builtin_convertvector(v, pk8_vi_t);
+}
+static __attribute__((target("avx2"))) void pk_words8(const eg_soft_vec4_t *in, uint32_t s0, uint32_t s1, uint32_t s2,
+                                                      uint32_t s3, uint32_t wd[EG_SOFT_LANES])
+{
+    for (uint32_t k = 0; k < EG_SOFT_LANES; k += 8u) {
+        pk8_vu_t w = pk_unorm8_8(in->c[0].f + k) << s0;
+        w |= pk_unorm8_8(in->c[1].f + k) << s1;
+        w |= pk_unorm8_8(in->c[2].f + k) << s2;
+        w |= pk_unorm8_8(in->c[3].f + k) << s3;
+        __builtin_memcpy(wd + k, &w, 32);
+    }
+}
+#endif
+
 /* The 16 lanes of an RGBA8/BGRA8 block as one 32-bit word per lane (channel c in byte sw[c]):
  * 4 lanes per vector are one row of the block. */
 static inline void pk_words(const eg_soft_vec4_t *in, const uint8_t sw[4], uint32_t wd[EG_SOFT_LANES])
 {
+#ifdef PACK_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        pk_words8(in, 8u * sw[0], 8u * sw[1], 8u * sw[2], 8u * sw[3], wd);
+        return;
+    }
+#endif
     for (uint32_t k = 0; k < EG_SOFT_LANES; k += 4u) {
         pk_vu_t w = pk_unorm8(in->c[0].f + k) << (8u * sw[0]);
         w |= pk_unorm8(in->c[1].f + k) << (8u * sw[1]);
@@ -100,6 +137,16 @@ static inline void u8_pack_masked(const eg_soft_target_t *t, uint8_t *blk, eg_so
 {
     uint32_t wd[EG_SOFT_LANES];
     pk_words(in, sw, wd);
+    if ((wmask & 15u) == 15u && t->elem_B == 4u) {   /* whole rows of the mask in one store */
+        for (uint32_t r = 0; r < 4u; r++) {
+            uint32_t m = mask >> (4u * r) & 15u;
+            uint8_t *row = blk + (size_t)r * t->row_pitch_B;
+            if (m == 15u) { __builtin_memcpy(row, wd + 4u * r, 16); continue; }
+            for (uint32_t x = 0; x < 4u; x++)
+                if (m >> x & 1u) __builtin_memcpy(row + 4u * x, wd + 4u * r + x, 4);
+        }
+        return;
+    }
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
         if (!(mask >> l & 1u)) continue;
         uint8_t *p = lane_ptr(t, blk, l);
@@ -571,140 +618,6 @@ void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t m
             uint32_t v = (uint32_t)q[0][l] << 11 | (uint32_t)q[1][l] << 5 | (uint32_t)q[2][l];
             p[0] = (uint8_t)v;
             p[1] = (uint8_t)(v >> 8);
-        }
-    }
-}
-
-/* ---- fused blend of a block-constant source (helper "raster", session 4) ---- */
-
-/* One channel of blend_u8_math for a source the same in every lane: sfs = clamp01(s) * sf and df
- * are that function's per-lane values, computed once; the rest is its per-lane expression. */
-static inline uint32_t blend_chan(float sfs, float df, int32_t code, float unit, float max)
-{
-    float v = sfs + (float)code * unit * df;
-    float a = v > 0.0f ? v : 0.0f;
-    a = a < 1.0f ? a : 1.0f;
-    return (uint32_t)(int32_t)(a * max + 0.5f);
-}
-
-/* Per channel: clamp01(src) times the src factor, and the dst factor (blend_u8_math's choices). */
-static void const_factors(const eg_soft_vec4_t *src, uint32_t fast, float sfs[4], float df[4])
-{
-    float s[4];
-    for (uint32_t c = 0; c < 4u; c++) s[c] = clamp01(src->c[c].f[0]);
-    for (uint32_t c = 0; c < 4u; c++) {
-        bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
-        bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
-        sfs[c] = s[c] * (sa ? s[3] : 1.0f);
-        df[c] = inv ? 1.0f - s[3] : 0.0f;
-    }
-}
-
-/* eg_soft_blend_u8 / eg_soft_blend_565 when every lane of src holds the same value: the result
- * is a function of the stored pixel alone, so runs of equal pixels (flat fills, gradients' rows)
- * reuse the previous pixel's result. Same bytes as the block functions. */
-void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
-                         uint32_t fast)
-{
-    float sfs[4], df[4];
-    const_factors(src, fast, sfs, df);
-    uint32_t last_in = 0, last_out = 0;
-    bool have = false;
-    if (fast & EG_SOFT_BLEND_U8_565) {
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            if (!(mask >> l & 1u)) continue;
-            uint8_t *p = lane_ptr(t, blk, l);
-            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-            if (!have || v != last_in) {
-                last_in = v;
-                last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
-                           blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
-                           blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
-                have = true;
-            }
-            p[0] = (uint8_t)last_out;
-            p[1] = (uint8_t)(last_out >> 8);
-        }
-        return;
-    }
-    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
-    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
-    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-        if (!(mask >> l & 1u)) continue;
-        uint8_t *p = lane_ptr(t, blk, l);
-        uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-        if (!have || v != last_in) {
-            last_in = v;
-            uint8_t o[4];
-            for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
-            last_out = (uint32_t)o[0] | (uint32_t)o[1] << 8 | (uint32_t)o[2] << 16 | (uint32_t)o[3] << 24;
-            have = true;
-        }
-        p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); p[2] = (uint8_t)(last_out >> 16); p[3] = (uint8_t)(last_out >> 24);
-    }
-}
-
-/* eg_soft_blend_const over every pixel of a w x h px rectangle (helper "ui", session 5): the
- * factors once per rectangle; when every dst factor is 0 the result does not depend on the
- * stored pixel (code * unit * 0 is +0 for every code), so it is computed once and filled. */
-void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w, uint32_t h, const eg_soft_vec4_t *src,
-                              uint32_t fast)
-{
-    float sfs[4], df[4];
-    const_factors(src, fast, sfs, df);
-    bool fill = df[0] == 0.0f && df[1] == 0.0f && df[2] == 0.0f && df[3] == 0.0f;
-    if (fast & EG_SOFT_BLEND_U8_565) {
-        uint32_t last_in = 0, last_out = 0;
-        bool have = false;
-        if (fill) {
-            last_out = blend_chan(sfs[0], df[0], 0, 1.0f / 31.0f, 31.0f) << 11 |
-                       blend_chan(sfs[1], df[1], 0, 1.0f / 63.0f, 63.0f) << 5 | blend_chan(sfs[2], df[2], 0, 1.0f / 31.0f, 31.0f);
-            for (uint32_t y = 0; y < h; y++) {
-                uint8_t *p = px + (size_t)y * t->row_pitch_B;
-                for (uint32_t x = 0; x < w; x++, p += 2) { p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); }
-            }
-            return;
-        }
-        for (uint32_t y = 0; y < h; y++) {
-            uint8_t *p = px + (size_t)y * t->row_pitch_B;
-            for (uint32_t x = 0; x < w; x++, p += 2) {
-                uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-                if (!have || v != last_in) {
-                    last_in = v;
-                    last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
-                               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
-                               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
-                    have = true;
-                }
-                p[0] = (uint8_t)last_out;
-                p[1] = (uint8_t)(last_out >> 8);
-            }
-        }
-        return;
-    }
-    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
-    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
-    uint8_t o[4];
-    if (fill) {
-        for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], 0, 1.0f / 255.0f, 255.0f);
-        for (uint32_t y = 0; y < h; y++) {
-            uint8_t *p = px + (size_t)y * t->row_pitch_B;
-            for (uint32_t x = 0; x < w; x++, p += 4) { p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3]; }
-        }
-        return;
-    }
-    uint32_t last_in = 0;
-    bool have = false;
-    for (uint32_t y = 0; y < h; y++) {
-        uint8_t *p = px + (size_t)y * t->row_pitch_B;
-        for (uint32_t x = 0; x < w; x++, p += 4) {
-            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-            if (!have || v != last_in) {
-                last_in = v;
-                for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
-                have = true;
-            }
-            p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3];
         }
     }
 }

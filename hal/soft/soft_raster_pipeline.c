@@ -127,6 +127,22 @@ static void setup_targets(struct eg_soft_raster_pipeline *r, const eg_render_pip
     }
 }
 
+/* Which per-block values the fragment program can observe: FragCoord components it loads, and
+ * whether an input is perspective-interpolated (the 1 / w weights, a division per lane). */
+static void setup_frag_needs(struct eg_soft_raster_pipeline *r)
+{
+    r->frag_coord_used = 0;
+    r->persp_used = false;
+    for (uint32_t j = 0; j < r->nvary; j++)
+        if (r->vary_interp[j] == EG_SOFT_INTERP_PERSPECTIVE) r->persp_used = true;
+    if (!r->fs) return;
+    for (uint32_t i = 0; i < r->fs->code_count; i++) {
+        const eg_vm_inst_t *in = &r->fs->code[i];
+        if (in->op == EG_VM_LD_SYS && in->imm >= EG_VM_SYS_FRAG_COORD && in->imm < EG_VM_SYS_FRAG_COORD + 4u)
+            r->frag_coord_used |= (uint8_t)(1u << (in->imm - EG_VM_SYS_FRAG_COORD));
+    }
+}
+
 eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const eg_soft_program_t *vs,
                                            const eg_soft_program_t *fs,
                                            struct eg_soft_raster_pipeline **out)
@@ -141,6 +157,7 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
     r->fsi = fs ? eg_soft_program_info(fs) : NULL;
     setup_vertex_input(r, rp);
     setup_varyings(r);
+    setup_frag_needs(r);
     switch (rp->topology) {
     case WGPUPrimitiveTopology_PointList: r->topology = 0; break;
     case WGPUPrimitiveTopology_LineList:  r->topology = 1; break;

@@ -9,13 +9,15 @@
 
 #include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_vm.h"
+#include "hal/soft/soft_vm_simd.h"
 
+/* Every 2x2 quad (bits b, b+1, b+4, b+5 for the bases b = 0, 2, 8, 10) with a bit of m, whole:
+ * each base bit gathers its quad's OR, then multiplying by 0x33 spreads it back (the quads do not
+ * overlap, so there are no carries). */
 static inline eg_soft_mask_t quad_expand(eg_soft_mask_t m)
 {
-    eg_soft_mask_t out = 0;
-    for (uint32_t b = 0; b < 16u; b += (b & 2u) ? 6u : 2u)   /* quad bases 0, 2, 8, 10 */
-        if (m & (0x33u << b)) out |= 0x33u << b;
-    return out;
+    uint32_t q = ((uint32_t)m | (uint32_t)m >> 1 | (uint32_t)m >> 4 | (uint32_t)m >> 5) & 0x0505u;
+    return (eg_soft_mask_t)(q * 0x33u);
 }
 
 /* ---- depth / stencil on one block ---- */
@@ -46,6 +48,57 @@ static eg_soft_mask_t compare_mask(uint32_t compare, const float *a, const float
     return m;
 }
 
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4
+#define DEPTH_VEC 1
+/* depth_only for one sample of 4-byte depth (depth32float, depth24plus) with a less or
+ * less-equal compare, a row of 4 lanes per vector: the same clamp and compare per lane, covered
+ * rows loaded and stored whole, partial rows lane by lane (they may end past the texture's
+ * width). Returns the new coverage. */
+static EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows(uint8_t *blk, size_t pitch, const float zc[EG_SOFT_LANES], float off,
+                                                    float lo, float hi, eg_soft_mask_t cov, bool dw, bool le)
+{
+    const vf_t voff = { off, off, off, off }, vlo = { lo, lo, lo, lo }, vhi = { hi, hi, hi, hi };
+    eg_soft_mask_t out = 0;
+    for (uint32_t r = 0; r < 4u; r++, blk += pitch) {
+        uint32_t m = cov >> (4u * r) & 15u;
+        if (!m) continue;
+        vf_t v, st;
+        vu_t uv, ulo, uhi;
+        VLOAD(v, zc + 4u * r);
+        v = v + voff;
+        /* v < lo ? lo : v > hi ? hi : v, bitwise (NaN stays NaN and fails every compare) */
+        vu_t mlo = (vu_t)(v < vlo), mhi = (vu_t)(v > vhi);
+        __builtin_memcpy(&uv, &v, 16); __builtin_memcpy(&ulo, &vlo, 16); __builtin_memcpy(&uhi, &vhi, 16);
+        uv = (ulo & mlo) | (((uhi & mhi) | (uv & ~mhi)) & ~mlo);
+        __builtin_memcpy(&v, &uv, 16);
+        if (m == 15u) {
+            VLOAD(st, blk);
+        } else {
+            float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+            for (uint32_t l = 0; l < 4u; l++)
+                if (m >> l & 1u) cp4(&t[l], blk + 4u * l);
+            VLOAD(st, t);
+        }
+        vu_t pass = le ? (vu_t)(v <= st) : (vu_t)(v < st);
+#if defined(__SSE2__)
+        uint32_t pm = (uint32_t)__builtin_ia32_movmskps((vf_t)pass) & m;   /* the 4 compare results */
+#else
+        uint32_t pm = ((pass[0] & 1u) | (pass[1] & 2u) | (pass[2] & 4u) | (pass[3] & 8u)) & m;
+#endif
+        out |= pm << (4u * r);
+        if (!dw || !pm) continue;
+        if (pm == 15u) { VSTORE(blk, v); continue; }
+        float z[4];
+        VSTORE(z, v);
+        for (uint32_t l = 0; l < 4u; l++)
+            if (pm >> l & 1u) cp4(blk + 4u * l, &z[l]);
+    }
+    return out;
+}
+#else
+#define DEPTH_VEC 0
+#endif
+
 /* Depth without stencil, the common case: per sample, gather, one compare_mask, scatter. */
 static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
                        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
@@ -59,6 +112,18 @@ static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const 
     for (uint32_t s = 0; s < f->samples; s++) {
         if (!cov[s]) continue;
         float off = f->dzdx * (float)(f->sx[s] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[s] - 128) * (1.0f / 256.0f);
+#if DEPTH_VEC
+        if (d->elem_B == 4u && !d16 && eg_soft_raster_fast_paths) {
+            if (rs->depth_compare == WGPUCompareFunction_Less) {
+                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, false);
+                continue;
+            }
+            if (rs->depth_compare == WGPUCompareFunction_LessEqual) {
+                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, true);
+                continue;
+            }
+        }
+#endif
         float z[EG_SOFT_LANES], st[EG_SOFT_LANES];
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
             float v = zc[l] + off;
@@ -159,7 +224,7 @@ static const float lane_fy[EG_SOFT_LANES] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2
 /* All 16 lanes, branch-free so the compiler vectorises it: the block origin's barycentrics
  * come exactly from the 64-bit edge values, lanes step from there by the per-pixel gradients
  * (the same float operations in the same order on every CPU). */
-static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b)
+static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b, bool persp)
 {
     const eg_soft_setup_t *s = &f->s;
     int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
@@ -168,6 +233,13 @@ static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary
     float d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
     float d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2, d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
     float iw0 = f->t->invw[0], iw1 = f->t->invw[1], iw2 = f->t->invw[2];
+    if (!persp) {   /* nothing reads p or w1 (shade) */
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            b->l[0][l] = e1 + lane_fx[l] * d1x + lane_fy[l] * d1y;
+            b->l[1][l] = e2 + lane_fx[l] * d2x + lane_fy[l] * d2y;
+        }
+        return;
+    }
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
         float l1 = e1 + lane_fx[l] * d1x + lane_fy[l] * d1y;
         float l2 = e2 + lane_fx[l] * d2x + lane_fy[l] * d2y;
@@ -298,10 +370,17 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     }
     if (!pix) return;
     eg_soft_mask_t lanes = rs->fs ? quad_expand(pix) : pix;
+    /* the perspective weights and 1 / w, and the depth, only where something reads them (a
+     * native function reads all of FragCoord; fast paths off computes everything, as before) */
+    bool all = rs->native_fs || !eg_soft_raster_fast_paths;
+    bool persp = all || rs->persp_used || (rs->frag_coord_used & 8u);
+    bool need_z = all || rs->depth_test || rs->stencil_test || (rs->frag_coord_used & 4u);
     bary_t b;
-    barycentrics(f, bx, by, &b);
+    if (persp || need_z || rs->nvary)   /* else nothing reads b (a FragCoord.xy-only program) */
+        barycentrics(f, bx, by, &b, persp);
     float zc[EG_SOFT_LANES], zd1 = f->z[1] - f->z[0], zd2 = f->z[2] - f->z[0];
-    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = f->z[0] + b.l[0][l] * zd1 + b.l[1][l] * zd2 + f->bias;
+    if (need_z)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = f->z[0] + b.l[0][l] * zd1 + b.l[1][l] * zd2 + f->bias;
     if (rs->early_z) {
         ds_test(f, bx, by, zc, cov);
         pix = 0;
@@ -340,11 +419,14 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     inv.out = f->w->io_out;
     if (rs->fsi->uses_frag_coord || rs->native_fs)   /* LD_SYS FRAG_COORD (or a bench function) reads it */
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            inv.position.c[0].f[l] = (float)(bx + (l & 3u)) + 0.5f;
-            inv.position.c[1].f[l] = (float)(by + (l >> 2)) + 0.5f;
-            inv.position.c[2].f[l] = zc[l];
-            inv.position.c[3].f[l] = b.w1[l];
+            /* through int32 (the same value: coordinates are below 2^24) so it vectorises */
+            inv.position.c[0].f[l] = (float)(int32_t)(bx + (l & 3u)) + 0.5f;
+            inv.position.c[1].f[l] = (float)(int32_t)(by + (l >> 2)) + 0.5f;
         }
+    if (rs->fsi->uses_frag_coord || rs->native_fs) {   /* z and w where shade computed them (need_z, persp) */
+        if (need_z) for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv.position.c[2].f[l] = zc[l];
+        if (persp) for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv.position.c[3].f[l] = b.w1[l];
+    }
     inv.front_facing = (!f->t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
     inv.helper = lanes & ~pix;
     inv.active = lanes;

@@ -64,6 +64,8 @@ bool eg_soft_tex_prep(eg_soft_frag_t *f)
         f->tex_view = view;
         f->tex_sampler = smp;
         f->tex_state = ok ? 1 : -1;
+        /* eg_soft_sample's per-call set-up (level, format, modes) once per triangle */
+        f->tex_fast_ok = ok && eg_soft_raster_fast_paths && eg_soft_sample_fast_prep(view, smp, &f->tex_fast);
     }
     return f->tex_state > 0;
 }
@@ -93,17 +95,23 @@ void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes)
 {
     const eg_soft_span_class_t *cls = &f->rs->fs_tex->cls;
     eg_soft_worker_t *w = f->w;
+    /* every field set, and tex cleared only for partial blocks: two memset calls per block were
+     * 5% of a textured mesh */
     eg_soft_sample_op_t op;
     eg_soft_vec4_t tex;
-    eg_memset(&op, 0, sizeof op);
-    eg_memset(&tex, 0, sizeof tex);   /* lanes outside `lanes` are never stored; keep them defined */
+    if (lanes != EG_SOFT_ALL_LANES)   /* lanes outside `lanes` are never stored; keep them defined */
+        tex = (eg_soft_vec4_t){ 0 };
     op.view = f->tex_view;
     op.sampler = f->tex_sampler;
     op.coord[0] = &w->io_in[cls->uv[0] >> 2].c[cls->uv[0] & 3u];
     op.coord[1] = &w->io_in[cls->uv[1] >> 2].c[cls->uv[1] & 3u];
+    op.coord[2] = op.layer = op.lod_or_bias = op.compare = NULL;
+    op.ddx[0] = op.ddx[1] = op.ddx[2] = op.ddy[0] = op.ddy[1] = op.ddy[2] = NULL;
+    op.offset = NULL;
     op.lod_mode = EG_SOFT_LOD_EXPLICIT;   /* lod_or_bias NULL: 0 */
     op.mask = lanes;
-    eg_soft_sample(&op, &tex);
+    if (f->tex_fast_ok) eg_soft_sample_fast(&f->tex_fast, op.coord[0]->f, op.coord[1]->f, lanes, &tex);
+    else eg_soft_sample(&op, &tex);
     eg_soft_vec4_t out;
     for (uint32_t c = 0; c < 4u; c++) out_comp(cls, c, w, &tex, &out.c[c]);
     w->io_out[0] = out;

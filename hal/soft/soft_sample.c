@@ -35,10 +35,13 @@
 
 #if EMGPU_HAL_SOFT
 
+#include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_span.h"
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm_simd.h"
 #include "kernel/api/texture.h"
+
+uint32_t eg_soft_sample_vw = 8u;
 
 /* ---- scalar helpers shared by both paths ---- */
 
@@ -540,6 +543,110 @@ static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, uint32_t mu,
     }
 }
 
+#if VM_SIMD
+static inline vf_t vsel_f(vu_t m, vf_t a, vf_t b)   /* m ? a : b, bitwise */
+{
+    vu_t ua, ub;
+    __builtin_memcpy(&ua, &a, 16);
+    __builtin_memcpy(&ub, &b, 16);
+    ua = (ua & m) | (ub & ~m);
+    __builtin_memcpy(&a, &ua, 16);
+    return a;
+}
+#endif
+
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4   /* emulated vectors (Cortex-M) would not pay off */
+#define SAMPLE_VEC 1
+
+/* 4 lanes: SSE2 / NEON, the texels loaded one by one */
+static EG_ALWAYS_INLINE vu_t sv_load4(const uint8_t *base, vu_t o)
+{
+    uint32_t t0, t1, t2, t3;
+    __builtin_memcpy(&t0, base + o[0], 4); __builtin_memcpy(&t1, base + o[1], 4);
+    __builtin_memcpy(&t2, base + o[2], 4); __builtin_memcpy(&t3, base + o[3], 4);
+    return (vu_t){ t0, t1, t2, t3 };
+}
+#define sv_f vf_t
+#define sv_i vi_t
+#define sv_u vu_t
+#define SV_W 4u
+#define SV_F(v) ((vf_t){ (v), (v), (v), (v) })
+#define SV_I(v) ((vi_t){ (v), (v), (v), (v) })
+#define SV_U(v) ((vu_t){ (v), (v), (v), (v) })
+#define SV_LANE_BITS ((vu_t){ 1u, 2u, 4u, 8u })
+#define SV_ATTR
+#define SV_(n) sv4_##n
+#define SV_LOAD(base, o) sv_load4(base, o)
+#include "hal/soft/soft_sample_vec.inc"
+#undef sv_f
+#undef sv_i
+#undef sv_u
+#undef SV_W
+#undef SV_F
+#undef SV_I
+#undef SV_U
+#undef SV_LANE_BITS
+#undef SV_ATTR
+#undef SV_
+#undef SV_LOAD
+
+/* 8 lanes on x86-64 CPUs with AVX2 (asked per call: __builtin_cpu_supports is a table read), the
+ * texels by VPGATHERDD; the library itself stays baseline x86-64. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2) && \
+    EG_SOFT_LANES % 8 == 0
+#define SAMPLE_AVX2 1
+typedef float sv8_f __attribute__((vector_size(32)));
+typedef int32_t sv8_i __attribute__((vector_size(32)));
+typedef uint32_t sv8_u __attribute__((vector_size(32)));
+#define sv_f sv8_f
+#define sv_i sv8_i
+#define sv_u sv8_u
+#define SV_W 8u
+#define SV_F(v) ((sv8_f){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SV_I(v) ((sv8_i){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SV_U(v) ((sv8_u){ (v), (v), (v), (v), (v), (v), (v), (v) })
+#define SV_LANE_BITS ((sv8_u){ 1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u })
+#define SV_ATTR __attribute__((target("avx2")))
+#define SV_(n) sv8_##n
+#define SV_LOAD(base, o) \
+    ((sv8_u)__builtin_ia32_gathersiv8si(SV_I(0), (const int *)(const void *)(base), (sv8_i)(o), SV_I(-1), 1))
+#include "hal/soft/soft_sample_vec.inc"
+#undef sv_f
+#undef sv_i
+#undef sv_u
+#undef SV_W
+#undef SV_F
+#undef SV_I
+#undef SV_U
+#undef SV_LANE_BITS
+#undef SV_ATTR
+#undef SV_
+#undef SV_LOAD
+#else
+#define SAMPLE_AVX2 0
+#endif
+
+/* The vector loops of 8-bit RGBA / BGRA bilinear sampling with clamp or repeat on each axis;
+ * false: not one of them (or eg_soft_sample_vw is 0). */
+static bool rgba8_linear_dispatch(fast_fmt_t f, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s,
+                                  const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
+{
+    if ((f != FAST_RGBA8 && f != FAST_BGRA8) || s->element_B != 4u || mu > ADDR_REPEAT || mv > ADDR_REPEAT ||
+        eg_soft_sample_vw < 4u)
+        return false;
+#if SAMPLE_AVX2
+    if (eg_soft_sample_vw >= 8u && __builtin_cpu_supports("avx2")) {
+        sv8_rgba8_modes(mu, mv, f == FAST_BGRA8, s, u, v, mask, out);
+        return true;
+    }
+#endif
+    sv4_rgba8_modes(mu, mv, f == FAST_BGRA8, s, u, v, mask, out);
+    return true;
+}
+#else
+#define SAMPLE_VEC 0
+#endif
+
 /* ---- entry ---- */
 
 /* One specialised loop per (format, filter) for clamp-to-edge (UI): the switch runs once per
@@ -548,6 +655,9 @@ static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, uint32_t mu,
 static void fast_dispatch(fast_fmt_t f, bool linear, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s,
                           const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
 {
+#if SAMPLE_VEC
+    if (linear && rgba8_linear_dispatch(f, mu, mv, s, u, v, mask, out)) return;
+#endif
     if (mu != ADDR_CLAMP || mv != ADDR_CLAMP) {
         if (linear && f == FAST_RGBA8 && mu == ADDR_REPEAT && mv == ADDR_REPEAT)
             fast_sample(FAST_RGBA8, true, ADDR_REPEAT, ADDR_REPEAT, s, u, v, mask, out);
@@ -600,6 +710,32 @@ EG_HOT void eg_soft_sample(const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
         sample_lane(&c, op, l, &t);
         for (int k = 0; k < 4; k++) out->c[k].u[l] = t.u[k];
     }
+}
+
+/* ---- eg_soft_sample's fast path set up once (soft_raster.h: the block path, per triangle) ---- */
+
+bool eg_soft_sample_fast_prep(const eg_texture_view_t *view, const eg_sampler_t *smp, struct eg_soft_sample_fast *p)
+{
+    eg_soft_sample_op_t op;
+    eg_memset(&op, 0, sizeof op);   /* no comparison, no offset: what eg_soft_tex_block passes */
+    op.view = view;
+    op.sampler = smp;
+    sctx_t c;
+    ctx_init(&c, &op);
+    fast_fmt_t f = c.mips && c.layers ? fast_format(&c, &op) : FAST_NONE;
+    if (f == FAST_NONE) return false;
+    fast_level(&c, &p->s);
+    p->fmt = (uint8_t)f;
+    p->mu = (uint8_t)c.addr[0];
+    p->mv = (uint8_t)c.addr[1];
+    p->linear = smp->desc.magFilter == WGPUFilterMode_Linear;
+    return true;
+}
+
+void eg_soft_sample_fast(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
+                         eg_soft_vec4_t *out)
+{
+    if (mask) fast_dispatch((fast_fmt_t)p->fmt, p->linear, p->mu, p->mv, &p->s, u, v, mask, out);
 }
 
 /* ---- prepared 2D sampling (soft_span.h): the fast path above, set up once per triangle ---- */
@@ -673,15 +809,6 @@ static EG_ALWAYS_INLINE int32_t nearest_clamp_index(float u, float fn, float hi,
 }
 
 #if VM_SIMD
-static inline vf_t vsel_f(vu_t m, vf_t a, vf_t b)   /* m ? a : b, bitwise */
-{
-    vu_t ua, ub;
-    __builtin_memcpy(&ua, &a, 16);
-    __builtin_memcpy(&ub, &b, 16);
-    ua = (ua & m) | (ub & ~m);
-    __builtin_memcpy(&a, &ua, 16);
-    return a;
-}
 
 static EG_ALWAYS_INLINE vi_t nearest_clamp_index4(vf_t u, vf_t fn, vf_t hi, vi_t last, vf_t zero, vf_t m17, vf_t k256)
 {

@@ -16,7 +16,8 @@
  * check that for every class (tests/unit/soft_span_test.c).
  *
  * soft_span_store.c holds the stores that skip the per-pixel work: texel copies, constant rows
- * and one shared source color; soft_span_int.h the types both files use.
+ * and one shared source color; soft_span_fused.c the fused rows that replace the chunk loop for
+ * copy classes and R8 glyphs; soft_span_int.h the types and the edge walk these files share.
  */
 #include "config/emgpu_config.h"
 
@@ -328,6 +329,7 @@ static bool classify(const struct eg_soft_raster_pipeline *r, eg_soft_span_pipe_
     sp->skip_clear = blend && sp->sa_c && sp->inv_c && sp->inv_a && eg_soft_span_dst_round_trips(fmt);
     for (uint32_t c = 0; c < 4u; c++)
         if (sp->cls.src[c] != (EG_SOFT_SPAN_TEX | c) || sp->cls.mul[c] != EG_SOFT_SPAN_NONE) sp->texcopy = false;
+    eg_soft_span_fused_pick(sp, blend);
     return true;
 }
 
@@ -351,63 +353,7 @@ void eg_soft_span_pipe_destroy(struct eg_soft_raster_pipeline *r)
 
 /* ---- draw time ---- */
 
-static inline int64_t floor_div(int64_t n, int64_t d)   /* d > 0 */
-{
-    return n >= 0 ? n / d : -((-n + d - 1) / d);
-}
-
-/* Covered pixel x range of each row: per edge, A (256 x + 128) + B Y + C >= 0 solved for x, with
- * Y the row's centre in subpixels. With a = 256 A and k = B Y + C + 128 A: a > 0 gives
- * x >= ceil(-k / a) = -floor(k / a), a < 0 gives x <= floor(k / -a), a = 0 needs k >= 0. The
- * floor quotients are stepped from row to row in exact integer arithmetic (quotient and
- * remainder; k grows by 256 B per row), so no division runs per row and every bound equals the
- * one solved from scratch. */
-typedef struct edge_walk {
-    int64_t d, q, r, dq, dr;       /* d = |a|; k = q d + r, 0 <= r < d; per row k += dq d + dr */
-    int64_t k, dk;                 /* a = 0: k itself */
-    int kind;                      /* sign of a */
-} edge_walk_t;
-
-static void edges_init(const eg_soft_setup_t *s, int64_t Y, edge_walk_t e[3])
-{
-    for (uint32_t i = 0; i < 3u; i++) {
-        int64_t a = s->A[i] * EG_SOFT_SUBPIX, k = s->B[i] * Y + s->C[i] + s->A[i] * (EG_SOFT_SUBPIX / 2);
-        int64_t dk = s->B[i] * EG_SOFT_SUBPIX;
-        e[i].kind = a > 0 ? 1 : a < 0 ? -1 : 0;
-        e[i].k = k;
-        e[i].dk = dk;
-        if (!a) continue;
-        e[i].d = a > 0 ? a : -a;
-        e[i].q = floor_div(k, e[i].d);
-        e[i].r = k - e[i].q * e[i].d;
-        e[i].dq = floor_div(dk, e[i].d);
-        e[i].dr = dk - e[i].dq * e[i].d;
-    }
-}
-
-static void edges_range(const edge_walk_t e[3], int64_t *x0, int64_t *x1)
-{
-    for (uint32_t i = 0; i < 3u; i++) {
-        if (e[i].kind == 0) {
-            if (e[i].k < 0) *x1 = *x0;
-        } else if (e[i].kind > 0) {
-            if (-e[i].q > *x0) *x0 = -e[i].q;
-        } else {
-            if (e[i].q + 1 < *x1) *x1 = e[i].q + 1;
-        }
-    }
-}
-
-static void edges_step(edge_walk_t e[3])
-{
-    for (uint32_t i = 0; i < 3u; i++) {
-        if (e[i].kind == 0) { e[i].k += e[i].dk; continue; }
-        e[i].q += e[i].dq;
-        e[i].r += e[i].dr;
-        if (e[i].r >= e[i].d) { e[i].r -= e[i].d; e[i].q++; }
-    }
-}
-
+/* (the covered x range of each row: edges_init / edges_range / edges_step, soft_span_int.h) */
 
 /* Interpolates the pipeline's values for pixels x0 .. x0 + n4 - 1 of row y (lanes [0, n4); the
  * other lanes keep what they held: never stored). */
@@ -586,20 +532,45 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         k.dv2[v] = t->v[2]->var[j] - k.a0[v];
     }
     const eg_soft_target_t *tg = &fb->color[0];
+    /* a triangle of fixed values has constant rows of any length, proved without bounds */
+    eg_soft_span_fixed(sp, &k, NULL);
+    int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : ROWC_MIN_PX;
+    bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
+    /* fused rows: copy classes, and R8 glyph coverage with nearest sampling */
+    bool r8 = prepared && !s2.linear && s2.format == WGPUTextureFormat_R8Unorm;
+    if (eg_soft_span_fused_width != 1u && (sp->cls.tex ? r8 && sp->fused[0][FZ_MODES_TEX] : sp->fused[0][0] != NULL)) {
+        span_fill_t c;
+        c.f = f;
+        eg_soft_span_fused_tri(sp, &k, sp->cls.tex ? &s2 : NULL, &c);
+        edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, c.ew);
+        c.px0 = px0; c.px1 = px1; c.py0 = py0; c.py1 = py1;
+        c.rows_min = rows_min;
+        c.try_rows = try_rows;
+        c.fixed_row = rows_min == 1 && try_rows;   /* rowconst, all values fixed */
+        c.fixed_px = c.fixed_row ? eg_soft_span_fixed_pixel(sp, &k) : 0u;
+        c.base = tg->base;
+        c.pitch_B = tg->row_pitch_B;
+        c.filled = c.skipped = c.rows = 0;
+        sp->fused[eg_soft_span_fused_width == 4u ? 0 : 1][c.modes](sp, &c);
+        f->w->span_px += c.filled;
+        f->w->span_skip_px += c.skipped;
+        f->w->span_row_px += c.rows;
+        f->w->span_fused_px += c.filled - c.rows;
+        return true;
+    }
     eg_soft_reg_t vals[SPAN_MAX_VALS];
     eg_soft_vec4_t tex, out;
     eg_memset(&tex, 0, sizeof tex);
     eg_memset(vals, 0, sizeof vals);   /* lanes past a short chunk are copied, never stored */
-    eg_soft_span_fixed(sp, &k, vals);
+    for (uint32_t j = 0; j < sp->nval; j++)
+        if (k.fixed >> j & 1u)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[j].f[l] = k.a0[j];   /* eg_soft_span_fixed's lanes */
     uint32_t filled = 0, copied = 0, skipped = 0, rows = 0;
     const float *u = NULL, *v = NULL;
     if (sp->cls.tex) {
         u = vals[sp->val_of_slot[sp->cls.uv[0]]].f;
         v = vals[sp->val_of_slot[sp->cls.uv[1]]].f;
     }
-    /* a triangle of fixed values has constant rows of any length, proved without bounds */
-    int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : ROWC_MIN_PX;
-    bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
     uint32_t misses = 0;
     edge_walk_t ew[3];
     edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, ew);

@@ -21,6 +21,10 @@
  * and the covered x range of each row, stepped from row to row in exact integer arithmetic.
  * Per chunk only the covered lanes (rounded up to 4) are interpolated and shaded, and stores
  * and blending run 4 lanes at a time (EMGPU_SOFT_SIMD; the scalar loops compute the same bits).
+ * FUSED ROWS (soft_span_fused.c): copy classes, and R8 coverage (glyphs) sampled nearest, run a
+ * kernel chosen at pipeline creation (target format x blend, and per triangle which channels
+ * vary) that takes 4 pixels (8 with AVX2) from the block-origin edge values to the stored bytes
+ * in registers, with the same per-lane operations; the chunk path below serves the rest.
  * TEXEL COPY: a program whose output is the sampled texel, no blending, nearest sampling and a
  * texture whose bytes are the target's (RGBA8/BGRA8 either way, RGB565 to RGB565) stores the
  * texel's bytes: equal to decode + store because every 8/6/5-bit value converts back to itself
@@ -54,6 +58,12 @@ bool eg_soft_program_span_class(const eg_soft_program_t *p, eg_soft_span_class_t
 
 struct eg_soft_raster_pipeline;
 struct eg_soft_span_pipe;
+
+/** Test hook (soft_span_fused.c): fused rows of the widest kind the CPU runs (0), of 4 lanes
+ *  (4), or off (1: the 16-lane chunk path). */
+extern uint32_t eg_soft_span_fused_width;
+/** The fused-row widths this build and CPU run: 4 | 8 with AVX2, 4, or 0 (EMGPU_SOFT_SIMD 0). */
+uint32_t eg_soft_span_fused_widths(void);
 
 /** soft_span.c: classifies the pipeline; sets r->span (soft heap) when it qualifies. Returns
  *  OUT_OF_MEMORY only when the heap is exhausted (the pipeline then fails like any other). */

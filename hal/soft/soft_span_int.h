@@ -19,9 +19,117 @@ typedef struct eg_soft_span_pipe eg_soft_span_pipe_t;
  *  returns how many it left untouched because blending could not change them. */
 typedef uint32_t (*span_store_fn)(const eg_soft_span_pipe_t *sp, uint8_t *px, uint32_t n, const eg_soft_vec4_t *c);
 
+static inline int64_t floor_div(int64_t n, int64_t d)   /* d > 0 */
+{
+    return n >= 0 ? n / d : -((-n + d - 1) / d);
+}
+
+/* Covered pixel x range of each row: per edge, A (256 x + 128) + B Y + C >= 0 solved for x, with
+ * Y the row's centre in subpixels. With a = 256 A and k = B Y + C + 128 A: a > 0 gives
+ * x >= ceil(-k / a) = -floor(k / a), a < 0 gives x <= floor(k / -a), a = 0 needs k >= 0. The
+ * floor quotients are stepped from row to row in exact integer arithmetic (quotient and
+ * remainder; k grows by 256 B per row), so no division runs per row and every bound equals the
+ * one solved from scratch. */
+typedef struct edge_walk {
+    int64_t d, q, r, dq, dr;       /* d = |a|; k = q d + r, 0 <= r < d; per row k += dq d + dr */
+    int64_t k, dk;                 /* a = 0: k itself */
+    int kind;                      /* sign of a */
+} edge_walk_t;
+
+static inline void edges_init(const eg_soft_setup_t *s, int64_t Y, edge_walk_t e[3])
+{
+    for (uint32_t i = 0; i < 3u; i++) {
+        int64_t a = s->A[i] * EG_SOFT_SUBPIX, k = s->B[i] * Y + s->C[i] + s->A[i] * (EG_SOFT_SUBPIX / 2);
+        int64_t dk = s->B[i] * EG_SOFT_SUBPIX;
+        e[i].kind = a > 0 ? 1 : a < 0 ? -1 : 0;
+        e[i].k = k;
+        e[i].dk = dk;
+        e[i].d = 1;
+        e[i].q = e[i].r = e[i].dq = e[i].dr = 0;
+        if (!a) continue;
+        e[i].d = a > 0 ? a : -a;
+        e[i].q = floor_div(k, e[i].d);
+        e[i].r = k - e[i].q * e[i].d;
+        e[i].dq = floor_div(dk, e[i].d);
+        e[i].dr = dk - e[i].dq * e[i].d;
+    }
+}
+
+static inline void edges_range(const edge_walk_t e[3], int64_t *x0, int64_t *x1)
+{
+    for (uint32_t i = 0; i < 3u; i++) {
+        if (e[i].kind == 0) {
+            if (e[i].k < 0) *x1 = *x0;
+        } else if (e[i].kind > 0) {
+            if (-e[i].q > *x0) *x0 = -e[i].q;
+        } else {
+            if (e[i].q + 1 < *x1) *x1 = e[i].q + 1;
+        }
+    }
+}
+
+static inline void edges_step(edge_walk_t e[3])
+{
+    for (uint32_t i = 0; i < 3u; i++) {
+        if (e[i].kind == 0) { e[i].k += e[i].dk; continue; }
+        e[i].q += e[i].dq;
+        e[i].r += e[i].dr;
+        if (e[i].r >= e[i].d) { e[i].r -= e[i].d; e[i].q++; }
+    }
+}
+
+/* ---- fused rows (soft_span_fused.c) ---- */
+
+#define FZ_CONST 0u                /* span_fill_t.mode: the channel is one value (bits) */
+#define FZ_LIN   1u                /* a0 + l1 d1 + l2 d2 (linear weights) */
+#define FZ_PERSP 2u                /* a0 + p1 d1 + p2 d2 (perspective weights) */
+#define FZ_MODES_ANY 0u            /* span_fill_t.modes: any channel modes (tested per group) */
+#define FZ_MODES_P   1u            /* all 4 channels FZ_PERSP (Gouraud colors) */
+#define FZ_MODES_P3  2u            /* R, G, B FZ_PERSP and A FZ_CONST (opaque Gouraud colors) */
+#define FZ_MODES_TEX 3u            /* a texture class (fused[w][FZ_MODES_TEX]): R8 nearest only */
+
+struct span_tri;
+
+/* One copy-class triangle for a fused kernel: the per-triangle constants (every lane's values
+ * come from these with interp_chunk's operations in its order), the rows, and the counters. */
+typedef struct span_fill {
+    const eg_soft_frag_t *f;
+    const struct span_tri *k;
+    float fxd1[8], fxd2[8];        /* fx * d1x, fx * d2x, fx = lane & 3 (the lane's x in its block) */
+    float d1y, d2y, iw0, iw1, iw2, inv_area2;
+    int64_t A1, A2, B1, B2, C1, C2;
+    float a0[4], dv1[4], dv2[4];   /* per output channel */
+    uint32_t kbits[4];             /* FZ_CONST channels: the value's bits */
+    uint8_t mode[4];
+    uint8_t modes;                 /* FZ_MODES_*: which kernel variant */
+    bool persp;                    /* a channel is FZ_PERSP */
+    /* R8 nearest texture (FZ_MODES_TEX): tex[ch] = 1 + the sampled component a channel takes
+     * (0: none), times its value (a0, dv*, mode) when mul[ch] (mul_first: as the left operand);
+     * the coordinates are values like the channels' */
+    uint8_t tex[4];
+    bool mul[4], mul_first[4];
+    float uv_a0[2], uv_dv1[2], uv_dv2[2];
+    uint8_t uv_mode[2];
+    const uint8_t *tbase;          /* texel (0, 0) */
+    int32_t tw, th;
+    uint32_t tpitch_B;
+    edge_walk_t ew[3];             /* at row py0 */
+    int64_t px0, px1, py0, py1, rows_min;
+    bool try_rows;                 /* constant rows first (eg_soft_span_row_const) */
+    bool fixed_row;                /* every row is fixed_px (eg_soft_span_fixed_pixel) */
+    uint32_t fixed_px;             /* the stored pixel, little-endian bytes (2 or 4) */
+    uint8_t *base;                 /* the target's pixel (0, 0) */
+    size_t pitch_B;
+    uint32_t filled, skipped, rows;   /* out: span_px, span_skip_px, span_row_px */
+} span_fill_t;
+
+/** Fills c's triangle row by row (after eg_soft_span_fused_tri). */
+typedef void (*span_tri_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *c);
+
 struct eg_soft_span_pipe {
     eg_soft_span_class_t cls;
     span_store_fn store;
+    span_tri_fn fused[2][4];             /* [4 lanes, widest the CPU runs][FZ_MODES_*] (NULL: none) */
     bool sa_c, inv_c, sa_a, inv_a;       /* src factor SrcAlpha (else One), dst OneMinusSrcAlpha (else Zero) */
     bool any_persp;
     bool texcopy;                        /* output = the texel, no blend: candidate for texel_copy */
@@ -69,9 +177,21 @@ static inline bool eg_soft_span_all_fixed(const eg_soft_span_pipe_t *sp, const s
             return false;
     return true;
 }
+/** The pixel every row of a rowconst triangle of fixed values stores (eg_soft_span_all_fixed:
+ *  eg_soft_span_row_const's bytes then hold for any row), as a little-endian word. */
+uint32_t eg_soft_span_fixed_pixel(const eg_soft_span_pipe_t *sp, const span_tri_t *k);
 /** Whether constant rows are worth trying on k's triangle (a heuristic: the proof decides). */
 bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t width);
 /** Sets k->fixed / k->persp and fills the fixed values' 16 lanes in vals. */
 void eg_soft_span_fixed(const eg_soft_span_pipe_t *sp, span_tri_t *k, eg_soft_reg_t *vals);
+
+/* ---- soft_span_fused.c ---- */
+
+/** Sets sp->fused for sp's class, target and blend (at pipeline creation). */
+void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend);
+/** The per-triangle constants of c from k (after eg_soft_span_fixed) and c->f's setup; for a
+ *  texture class s2 is the prepared R8 nearest texture (else NULL). */
+void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
+                            span_fill_t *c);
 
 #endif /* EG_SOFT_SPAN_INT_H */

@@ -176,6 +176,23 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     return true;
 }
 
+/* eg_soft_span_row_const's stored pixel when every value is fixed (no bound is needed, so the
+ * codes do not depend on the row): the same codes and byte order, packed once per triangle. */
+uint32_t eg_soft_span_fixed_pixel(const eg_soft_span_pipe_t *sp, const span_tri_t *k)
+{
+    const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
+    uint32_t q[4];
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t src = sp->cls.src[c];
+        union { uint32_t u; float f; } b = { sp->cls.src_bits[c] };
+        if (mx[c] == 0.0f) q[c] = 0;
+        else q[c] = row_code((src & EG_SOFT_SPAN_CONST) ? b.f : k->a0[sp->val_of_slot[src]], mx[c]);
+    }
+    if (sp->rowconst == ROWC_565) return q[0] << 11 | q[1] << 5 | q[2];
+    bool bgra = sp->rowconst == ROWC_BGRA8;
+    return (bgra ? q[2] : q[0]) | q[1] << 8 | (bgra ? q[0] : q[2]) << 16 | q[3] << 24;
+}
+
 /* Whether constant rows are worth trying on this triangle (a heuristic: the proof decides): no
  * output channel may change by half a code or more across `width` px (Gouraud-shaded small
  * triangles change on every row; gradients and flat fills do not). */
@@ -200,7 +217,7 @@ bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t
  * linear weights are at most 1024: a covered pixel's exact weights lie in [0, 1], the float ones
  * (from a block origin at most 3 px away, magnitudes <= 1 + 6 * 1024) are off by < 0.005, so
  * w = c (l0 + l1 + l2) is within 0.1% of c and r = 1 / w, p = q r are finite. Lanes past a
- * chunk's covered pixels are never stored. */
+ * chunk's covered pixels are never stored. vals NULL: k only. */
 void eg_soft_span_fixed(const eg_soft_span_pipe_t *sp, span_tri_t *k, eg_soft_reg_t *vals)
 {
     float g = 1024.0f;
@@ -218,7 +235,8 @@ void eg_soft_span_fixed(const eg_soft_span_pipe_t *sp, span_tri_t *k, eg_soft_re
             continue;
         }
         k->fixed |= 1u << v;
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[v].f[l] = k->a0[v];
+        if (vals)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[v].f[l] = k->a0[v];
     }
 }
 #endif /* EMGPU_HAL_SOFT */

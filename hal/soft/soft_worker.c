@@ -1,10 +1,13 @@
 /* hal/soft worker threads: one job list (tile indices) shared by the submitting thread and the
- * port's threads for the duration of one flush (soft_bin.h, THREADS).
+ * port's threads (soft_bin.h, THREADS).
  *
- * Threads are started per flush and joined before it returns: the port offers threads and a
- * mutex but no condition variable, and a flush is much longer than a thread start. Jobs are
- * handed out by a counter under the mutex; which worker runs a job never changes its bytes (a
- * job owns its tile's pixels), so the result is the same for any thread count.
+ * With condition variables in the port, the threads are started once and parked between
+ * batches; a batch is either run (the submitting thread takes jobs too and returns when all are
+ * done) or started (only the parked threads take jobs, so the submitting thread can bin the
+ * next arena; eg_soft_workers_wait then joins in). Without them the threads are started per
+ * batch and joined before it returns. Jobs are handed out by a counter under the mutex; which
+ * worker runs a job never changes its bytes (a job owns its tile's pixels), so the result is the
+ * same for any thread count.
  */
 #include "config/emgpu_config.h"
 
@@ -35,13 +38,6 @@ static bool lock_ready;
 
 static uint32_t threads_override;
 
-#if EMGPU_SOFT_MAX_THREADS > 1
-/* The job list of the flush in progress. */
-static struct {
-    void (*job)(eg_soft_worker_t *w, uint32_t i);
-    uint32_t count, next;
-} J;
-#endif
 
 void eg_soft_set_threads(uint32_t n) { threads_override = n; }
 
@@ -91,6 +87,118 @@ uint32_t eg_soft_workers_span_px(void)
 }
 
 #if EMGPU_SOFT_MAX_THREADS > 1
+/* Persistent workers (the port has condition variables): started once, parked on `wake` between
+ * batches. One batch at a time; a batch is a job count, handed out one index at a time under the
+ * lock. `gen` numbers the batches so a parked worker knows a new one is there. */
+static struct {
+    void (*job)(eg_soft_worker_t *w, uint32_t i);
+    uint32_t count, next, done;
+    uint32_t workers;                  /* extra workers that may take part (thread count - 1) */
+    uint32_t gen;
+    bool busy;                         /* a batch is in flight (not yet waited for) */
+} J;
+static eg_port_cond_t wake;
+static uint32_t parked_started;        /* persistent threads running */
+static bool cond_ok, cond_tried;
+
+static void lock_init(void)
+{
+    if (lock_ready) return;
+    eg_port_mutex_init(&lock);
+    lock_ready = true;
+}
+
+/* Runs jobs of the batch in flight until none is left to take (lock held on entry and exit). */
+static void drain(eg_soft_worker_t *w)
+{
+    while (J.next < J.count) {
+        uint32_t i = J.next++;
+        eg_port_mutex_unlock(&lock);
+        J.job(w, i);
+        eg_port_mutex_lock(&lock);
+        if (++J.done == J.count) eg_port_cond_broadcast(&wake);
+    }
+}
+
+static void parked_loop(void *arg)
+{
+    eg_soft_worker_t *w = arg;
+    uint32_t seen = 0;
+    eg_port_mutex_lock(&lock);
+    for (;;) {
+        while (J.gen == seen) eg_port_cond_wait(&wake, &lock);
+        seen = J.gen;
+        if (w->index <= J.workers) drain(w);
+    }
+}
+
+/* Starts persistent threads up to n - 1 extra workers; false when the port cannot park them. */
+static bool parked_ready(uint32_t n)
+{
+    lock_init();
+    if (!cond_tried) { cond_ok = eg_port_cond_init(&wake); cond_tried = true; }
+    if (!cond_ok) return false;
+    while (parked_started + 1u < n) {
+        extra[parked_started].index = parked_started + 1u;
+        if (!eg_port_thread_start(&threads[parked_started], parked_loop, &extra[parked_started])) break;
+        parked_started++;
+    }
+    return parked_started > 0;
+}
+
+/* Publishes a batch for the parked workers (lock held). */
+static void publish(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32_t i), uint32_t workers)
+{
+    J.job = job;
+    J.count = count;
+    J.next = J.done = 0;
+    J.workers = workers;
+    J.busy = true;
+    J.gen++;
+    eg_port_cond_broadcast(&wake);
+}
+#endif
+
+void eg_soft_workers_wait(void)
+{
+#if EMGPU_SOFT_MAX_THREADS > 1
+    if (!J.busy) return;   /* only the submitting thread sets or clears busy */
+    eg_port_mutex_lock(&lock);
+    drain(&eg_soft_worker_main);
+    while (J.done < J.count) eg_port_cond_wait(&wake, &lock);
+    J.busy = false;
+    eg_port_mutex_unlock(&lock);
+#endif
+}
+
+bool eg_soft_workers_start(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32_t i))
+{
+    eg_soft_workers_wait();
+#if EMGPU_SOFT_MAX_THREADS > 1
+    uint32_t n = eg_soft_threads();
+    if (n <= 1u || count == 0 || !parked_ready(n)) return false;
+    eg_port_mutex_lock(&lock);
+    publish(count, job, eg_min_u32(n - 1u, parked_started));
+    eg_port_mutex_unlock(&lock);
+    return true;
+#else
+    (void)count;
+    (void)job;
+    return false;
+#endif
+}
+
+uint32_t eg_soft_workers_parked(void)
+{
+#if EMGPU_SOFT_MAX_THREADS > 1
+    return parked_started;
+#else
+    return 0;
+#endif
+}
+
+/* Fallback without condition variables: threads started for this batch and joined. */
+#if EMGPU_SOFT_MAX_THREADS > 1
 static bool take(uint32_t *i)
 {
     eg_port_mutex_lock(&lock);
@@ -110,6 +218,7 @@ static void worker_loop(void *arg)
 
 void eg_soft_workers_run(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32_t i))
 {
+    eg_soft_workers_wait();
     uint32_t n = eg_soft_threads();
     if (n > count) n = count;
     if (n <= 1u) {
@@ -117,7 +226,13 @@ void eg_soft_workers_run(uint32_t count, void (*job)(eg_soft_worker_t *w, uint32
         return;
     }
 #if EMGPU_SOFT_MAX_THREADS > 1
-    if (!lock_ready) { eg_port_mutex_init(&lock); lock_ready = true; }
+    if (parked_ready(n)) {
+        eg_port_mutex_lock(&lock);
+        publish(count, job, eg_min_u32(n - 1u, parked_started));
+        eg_port_mutex_unlock(&lock);
+        eg_soft_workers_wait();
+        return;
+    }
     J.job = job;
     J.count = count;
     J.next = 0;

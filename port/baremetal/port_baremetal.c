@@ -115,6 +115,12 @@ bool eg_port_thread_start(eg_port_thread_t *t, void (*fn)(void *), void *arg)
 
 void eg_port_thread_join(eg_port_thread_t *t) { (void)t; }
 
+/* No threads to park: callers fall back to running their work on the calling thread. */
+bool eg_port_cond_init(eg_port_cond_t *c) { (void)c; return false; }
+void eg_port_cond_wait(eg_port_cond_t *c, eg_port_mutex_t *m) { (void)c; (void)m; }
+void eg_port_cond_broadcast(eg_port_cond_t *c) { (void)c; }
+void eg_port_cond_destroy(eg_port_cond_t *c) { (void)c; }
+
 void *eg_port_lib_open(const char *name)
 {
     (void)name;

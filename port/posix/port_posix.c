@@ -67,6 +67,15 @@ bool eg_port_thread_start(eg_port_thread_t *t, void (*fn)(void *), void *arg)
 
 void eg_port_thread_join(eg_port_thread_t *t) { pthread_join(((thread_rec_t *)(void *)t)->tid, NULL); }
 
+_Static_assert(sizeof(pthread_cond_t) <= sizeof(eg_port_cond_t), "eg_port_cond_t too small");
+bool eg_port_cond_init(eg_port_cond_t *c) { return pthread_cond_init((pthread_cond_t *)(void *)c, NULL) == 0; }
+void eg_port_cond_wait(eg_port_cond_t *c, eg_port_mutex_t *m)
+{
+    pthread_cond_wait((pthread_cond_t *)(void *)c, (pthread_mutex_t *)(void *)m);
+}
+void eg_port_cond_broadcast(eg_port_cond_t *c) { pthread_cond_broadcast((pthread_cond_t *)(void *)c); }
+void eg_port_cond_destroy(eg_port_cond_t *c) { pthread_cond_destroy((pthread_cond_t *)(void *)c); }
+
 void *eg_port_lib_open(const char *name) { return dlopen(name, RTLD_NOW | RTLD_LOCAL); }
 void *eg_port_lib_symbol(void *lib, const char *symbol) { return dlsym(lib, symbol); }
 void eg_port_lib_close(void *lib) { if (lib) dlclose(lib); }

@@ -79,6 +79,16 @@ void eg_port_thread_join(eg_port_thread_t *t)
     r->handle = NULL;
 }
 
+/* Condition variables pair with the SRW lock of eg_port_mutex_t (Vista and later). */
+_Static_assert(sizeof(CONDITION_VARIABLE) <= sizeof(eg_port_cond_t), "eg_port_cond_t too small");
+bool eg_port_cond_init(eg_port_cond_t *c) { InitializeConditionVariable((CONDITION_VARIABLE *)(void *)c); return true; }
+void eg_port_cond_wait(eg_port_cond_t *c, eg_port_mutex_t *m)
+{
+    SleepConditionVariableSRW((CONDITION_VARIABLE *)(void *)c, (SRWLOCK *)(void *)m, INFINITE, 0);
+}
+void eg_port_cond_broadcast(eg_port_cond_t *c) { WakeAllConditionVariable((CONDITION_VARIABLE *)(void *)c); }
+void eg_port_cond_destroy(eg_port_cond_t *c) { (void)c; }
+
 void *eg_port_lib_open(const char *name) { return (void *)LoadLibraryA(name); }
 
 void *eg_port_lib_symbol(void *lib, const char *symbol)

@@ -121,6 +121,79 @@ EG_TEST(soft_bin, threads_match_reference)
     for (uint32_t k = 0; k < 3; k++) EG_EXPECT_EQ_U(run_scenes(&cfgs[k]), 0);
 }
 
+/* OVERLAP (soft_bin.c): with 2 and 4 workers the arena is split in halves and a full half is
+ * rasterized by the other workers while binning goes on in the other half. Tiny halves make every
+ * scene hand off many times per pass, some passes end right after a hand-off (nothing left to
+ * bin: the pass end must still wait for it) and some triangles do not fit an empty half (drawn
+ * alone, after the half in flight). The bytes equal the reference (made single-threaded and
+ * unbinned). Where the port has parked worker threads the hand-off path must have run. */
+EG_TEST(soft_bin, overlap_overflow_matches_reference)
+{
+    REQUIRE_SOFT();
+    eg_soft_bin_stats_t a, b;
+    eg_soft_bin_stats(&a);
+    /* halves of 4.5-6 KiB: a few state snapshots (~0.5 KiB each) and tile references fit */
+    static const bin_cfg_t cfgs[3] = { { 4, 2, 9216 }, { 8, 4, 10240 }, { 4, 2, 12288 } };
+    for (uint32_t k = 0; k < 3; k++) EG_EXPECT_EQ_U(run_scenes(&cfgs[k]), 0);
+    eg_soft_bin_stats(&b);
+    if (EMGPU_SOFT_MAX_THREADS > 1) EG_EXPECT(b.overflows > a.overflows + 30u);   /* halves */
+    if (eg_soft_workers_parked() > 0u) EG_EXPECT(b.async > a.async + 30u);
+    else EG_EXPECT_EQ_U(b.async, a.async);   /* no threads (bare metal): never handed off */
+}
+
+/* Many passes and flushes in a row with 1, 2 and 4 workers, one after the other on the same
+ * parked threads: all give the reference bytes. */
+EG_TEST(soft_bin, threads_1_2_4_equal)
+{
+    REQUIRE_SOFT();
+    static const bin_cfg_t cfgs[4] = { { 8, 1, 3072 }, { 8, 2, 3072 }, { 8, 4, 3072 }, { 16, 2, 0 } };
+    for (uint32_t k = 0; k < 4; k++) EG_EXPECT_EQ_U(run_scenes(&cfgs[k]), 0);
+}
+
+/* ---- the worker pool itself ---- */
+
+#define WJ_N 37u
+static uint32_t wj_hits[WJ_N];
+static uint32_t wj_bad;
+
+static void wj_job(eg_soft_worker_t *w, uint32_t i)
+{
+    if (i >= WJ_N || w->index >= EMGPU_SOFT_MAX_THREADS) { wj_bad++; return; }
+    wj_hits[i]++;   /* each index is handed to exactly one worker: no two workers write it */
+}
+
+/* eg_soft_workers_run and start/wait run every job index exactly once per batch, over many
+ * batches in a row (parked threads woken each time), for 1, 2 and 4 workers; start refuses (runs
+ * nothing) with one worker, and wait with nothing in flight returns at once. */
+EG_TEST(soft_bin, workers_run_each_job_once)
+{
+    static const uint32_t counts[3] = { 1, 2, 4 };
+    for (uint32_t c = 0; c < 3; c++) {
+        eg_soft_set_threads(counts[c]);
+        eg_memset(wj_hits, 0, sizeof wj_hits);
+        wj_bad = 0;
+        uint32_t started = 0;
+        for (uint32_t round = 0; round < 50u; round++) {
+            if (round % 2u) {
+                eg_soft_workers_run(WJ_N, wj_job);
+            } else if (eg_soft_workers_start(WJ_N, wj_job)) {
+                started++;
+                eg_soft_workers_wait();
+            } else {
+                eg_soft_workers_run(WJ_N, wj_job);   /* what soft_bin.c does when start refuses */
+            }
+        }
+        eg_soft_workers_wait();
+        uint32_t wrong = 0;
+        for (uint32_t i = 0; i < WJ_N; i++) wrong += wj_hits[i] != 50u;
+        EG_EXPECT_EQ_U(wrong, 0);
+        EG_EXPECT_EQ_U(wj_bad, 0);
+        if (counts[c] == 1u || eg_soft_workers_parked() == 0u) EG_EXPECT_EQ_U(started, 0);
+        else EG_EXPECT_EQ_U(started, 25u);
+    }
+    eg_soft_set_threads(0);
+}
+
 /* A huge tile table does not fit a quarter of a tiny arena: the tile size doubles until it does
  * (and the bytes stay the same). */
 EG_TEST(soft_bin, tile_table_grows_tiles)
@@ -265,6 +338,102 @@ EG_TEST(soft_bin, side_effect_draw_keeps_order)
         seen |= (px[0] == 255u) << 0 | (px[1] == 255u) << 1 | (px[2] == 255u) << 2;
     }
     EG_EXPECT_EQ_U(seen, 7u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* ---- a triangle drawn alone right after a half was handed off ---- */
+
+#define OV_W 32u
+#define OV_RED 64u
+
+/* OV_RED small red triangles (one per 4 px tile) fill and hand off halves; then one blue
+ * triangle covering the whole 32x32 target needs a reference chunk in each of its 64 tiles,
+ * more than an empty 4.5 KiB half holds, so it is drawn alone: it must wait for the red half in
+ * flight. No depth, no blending: the later draw wins (WebGPU draws in order), so every pixel is
+ * blue. Returns the pixels that are not, or UINT32_MAX on failure. */
+static uint32_t ov_render(WGPUDevice d)
+{
+    static float v[(OV_RED + 1u) * 3u * 8u];
+    for (uint32_t i = 0; i < OV_RED; i++) {
+        float x = -1.0f + (float)(i % 8u) * 0.25f, y = -1.0f + (float)(i / 8u) * 0.25f;
+        const float tri[3][2] = { { x, y }, { x + 0.25f, y }, { x, y + 0.25f } };
+        for (uint32_t k = 0; k < 3; k++) {
+            float *o = &v[(i * 3u + k) * 8u];
+            o[0] = tri[k][0]; o[1] = tri[k][1]; o[2] = 0; o[3] = 1;
+            o[4] = 1; o[5] = 0; o[6] = 0; o[7] = 1;
+        }
+    }
+    static const float big[3][2] = { { -1, -1 }, { 3, -1 }, { -1, 3 } };
+    for (uint32_t k = 0; k < 3; k++) {
+        float *o = &v[(OV_RED * 3u + k) * 8u];
+        o[0] = big[k][0]; o[1] = big[k][1]; o[2] = 0; o[3] = 1;
+        o[4] = 0; o[5] = 0; o[6] = 1; o[7] = 1;
+    }
+    WGPURenderPipeline pl = se_pipeline(d, "draw_color.frag");
+    WGPUBuffer vb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
+    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
+    WGPUTexture tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, OV_W, OV_W, 1, 1, 1,
+                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256 * OV_W);
+    uint32_t bad = UINT32_MAX;
+    if (pl) {
+        WGPURenderPassColorAttachment ca = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+        ca.view = view; ca.loadOp = WGPULoadOp_Clear; ca.storeOp = WGPUStoreOp_Store;
+        WGPURenderPassDescriptor rd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+        rd.colorAttachmentCount = 1; rd.colorAttachments = &ca;
+        WGPUCommandEncoder enc = t_encoder(d);
+        WGPURenderPassEncoder p = wgpuCommandEncoderBeginRenderPass(enc, &rd);
+        wgpuRenderPassEncoderSetVertexBuffer(p, 0, vb, 0, sizeof v);
+        wgpuRenderPassEncoderSetPipeline(p, pl);
+        wgpuRenderPassEncoderDraw(p, (OV_RED + 1u) * 3u, 1, 0, 0);
+        wgpuRenderPassEncoderEnd(p);
+        wgpuRenderPassEncoderRelease(p);
+        WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
+        WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, OV_W);
+        WGPUExtent3D sz = t_extent(OV_W, OV_W, 1);
+        wgpuCommandEncoderCopyTextureToBuffer(enc, &ti, &bi, &sz);
+        t_submit(enc);
+        static uint8_t rows[256 * OV_W];
+        if (t_readback(d, rb, 0, sizeof rows, rows)) {
+            bad = 0;
+            for (uint32_t y = 0; y < OV_W; y++)
+                for (uint32_t x = 0; x < OV_W; x++) {
+                    const uint8_t *px = rows + y * 256u + x * 4u;
+                    bad += !(px[0] == 0 && px[1] == 0 && px[2] == 255u && px[3] == 255u);
+                }
+        }
+        wgpuRenderPipelineRelease(pl);
+    }
+    wgpuBufferRelease(rb);
+    wgpuTextureViewRelease(view);
+    wgpuTextureRelease(tex);
+    wgpuBufferRelease(vb);
+    return bad;
+}
+
+EG_TEST(soft_bin, alone_after_handoff_keeps_order)
+{
+    REQUIRE_SOFT();
+    WGPUDevice d = eg_test_device("soft");
+    static const uint32_t threads[3] = { 1, 2, 4 };
+    for (uint32_t k = 0; k < 3; k++) {
+        eg_soft_bin_stats_t a, b;
+        eg_soft_set_threads(threads[k]);
+        eg_soft_bin_set_tile_px(4);
+        eg_soft_bin_set_arena_limit(9216);
+        eg_soft_bin_stats(&a);
+        uint32_t bad = ov_render(d);
+        eg_soft_bin_stats(&b);
+        EG_EXPECT_EQ_U(bad, 0);
+        if (eg_soft_threads() > 1u)   /* halves: the blue triangle did not fit one, drawn alone */
+            EG_EXPECT(b.immediate > a.immediate);
+        if (threads[k] > 1u && eg_soft_workers_parked() > 0u) EG_EXPECT(b.async > a.async);
+    }
+    eg_soft_bin_set_arena_limit(0);
+    eg_soft_bin_set_tile_px(0);
+    eg_soft_set_threads(0);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }

@@ -7,6 +7,10 @@
 
 #include "hal/soft/soft_bin.h"
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_texel.h"
+#include "tests/harness/test_device.h"
+
+#include <string.h>
 
 static int32_t px256(float v) { return eg_soft_snap(v); }
 
@@ -355,5 +359,195 @@ EG_TEST(soft_raster, depth_bias)
     f.rs.depth_bias_clamp = 0.125f;
     eg_soft_raster_triangle(main_worker(), &f.ps, &t);
     EG_EXPECT(near(f.depth[0], 0.1875f));
+}
+#endif
+
+#if EMGPU_HAL_SOFT
+/* ---- vector kernels against the lane loops they replace (helper "block", session 6) ---- */
+
+static uint32_t lcg(uint32_t *s) { *s = *s * 1664525u + 1013904223u; return *s >> 8; }
+static float lcg_f(uint32_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(lcg(s) & 0xFFFFu) / 65535.0f; }
+
+/* depth_only's 4-lane rows (depth32 Less / LessEqual, soft_raster_shade.c) give the depth bytes
+ * of its lane loop (eg_soft_raster_fast_paths off): 40 triangles with random corners (partial
+ * blocks, odd masks) and per-vertex z beyond the viewport's [0.25, 0.75] (the clamp), over
+ * stored depths that include NaN (fails every compare), -0 and +0, on a 6 px wide target whose
+ * right blocks end past the width (those columns must stay untouched: 2.0). */
+EG_TEST(soft_raster, depth32_rows_equal_lane_loop)
+{
+    static ds_fixture_t a, b;
+    static const uint32_t cmp[2] = { WGPUCompareFunction_Less, WGPUCompareFunction_LessEqual };
+    bool saved = eg_soft_raster_fast_paths;
+    for (uint32_t mode = 0; mode < 4u; mode++) {
+        ds_fixture_t *fx[2] = { &a, &b };
+        for (uint32_t k = 0; k < 2u; k++) {
+            ds_init(fx[k], 1);
+            fx[k]->fb.width_px = 6;
+            fx[k]->ps.sc_x1 = 6;
+            fx[k]->ps.vp_min_z = 0.25f;
+            fx[k]->ps.vp_max_z = 0.75f;
+            fx[k]->rs.depth_compare = cmp[mode & 1u];
+            fx[k]->rs.depth_write = mode < 2u;
+            for (uint32_t i = 0; i < 64u; i++) {
+                uint32_t x = i & 7u, y = i >> 3;
+                union { uint32_t u; float f; } nan = { 0x7fc00000u };
+                fx[k]->depth[i] = x >= 6u ? 2.0f : (x + y) % 7u == 3u ? nan.f : (x + y) % 7u == 5u ? -0.0f
+                                : (x + y) % 7u == 6u ? 0.0f : 0.2f + 0.07f * (float)((x * 3u + y) % 9u);
+            }
+        }
+        uint32_t seed = 1234u + mode;
+        for (uint32_t n = 0; n < 40u; n++) {
+            eg_soft_tri_t t = { { lcg_f(&seed, -2, 10), lcg_f(&seed, -2, 10), lcg_f(&seed, -2, 10) },
+                                { lcg_f(&seed, -2, 10), lcg_f(&seed, -2, 10), lcg_f(&seed, -2, 10) },
+                                { lcg_f(&seed, 0, 1), lcg_f(&seed, 0, 1), lcg_f(&seed, 0, 1) }, { 1, 1, 1 },
+                                { &a.v, &a.v, &a.v }, &a.v, true };
+            eg_soft_raster_fast_paths = true;
+            eg_soft_raster_triangle(main_worker(), &a.ps, &t);
+            eg_soft_raster_fast_paths = false;
+            eg_soft_raster_triangle(main_worker(), &b.ps, &t);
+        }
+        eg_soft_raster_fast_paths = saved;
+        EG_EXPECT(eg_memcmp(a.depth, b.depth, sizeof a.depth) == 0);
+        uint32_t changed = 0;
+        for (uint32_t i = 0; i < 64u; i++) {
+            if ((i & 7u) >= 6u) EG_EXPECT(a.depth[i] == 2.0f);
+            else if (mode < 2u) changed += a.depth[i] >= 0.25f && a.depth[i] <= 0.75f && a.depth[i] != 0.2f + 0.07f * (float)(((i & 7u) * 3u + (i >> 3)) % 9u);
+        }
+        if (mode < 2u) EG_EXPECT(changed > 4u);   /* the triangles did write */
+    }
+    eg_soft_raster_fast_paths = saved;
+}
+#endif
+
+#if EMGPU_HAL_SOFT
+/* The vector loops of 8-bit RGBA / BGRA bilinear sampling (soft_sample.c, soft_sample_vec.inc:
+ * 4 lanes, and 8 with AVX2) and the per-triangle set-up (eg_soft_sample_fast) give the bytes of
+ * the per-lane loop of eg_soft_sample (eg_soft_sample_vw 0) for clamp,
+ * repeat and mixed address modes, on odd texture sizes, for coordinates that reach every branch
+ * of axis_setup (NaN, infinities, signed zeros, denormals, +-2^23 and its neighbours, -1e-10
+ * whose fract rounds up to 1, texel centres and edges, random values) under odd lane masks;
+ * lanes outside the mask keep their old bytes. One value by hand: a 2x1 texture, repeat, u = 0:
+ * x = 0 * 2 - 0.5 = -0.5, texels -1 (wraps to 1) and 0 at weight 1/2 each. */
+EG_TEST(soft_raster, rgba8_bilinear_vector_equals_lane_loop)
+{
+    if (!EMGPU_HAL_SOFT) EG_SKIP("soft backend not compiled in");
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (strcmp(eg_test_backend(), "soft") != 0) { eg_test_device_release(); EG_NOT_APPLICABLE("needs the soft backend (tests its internals)"); }
+    static const WGPUTextureFormat fmts[2] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm };
+    static const uint32_t dims[3][2] = { { 5, 3 }, { 2, 1 }, { 32, 7 } };
+    static const WGPUAddressMode modes[3] = { WGPUAddressMode_ClampToEdge, WGPUAddressMode_Repeat, WGPUAddressMode_MirrorRepeat };
+    static const uint32_t masks[6] = { 0xFFFFu, 0x5A5Au, 0x8001u, 0x0F0Fu, 0x0010u, 0xFFF7u };
+    static const uint32_t special[] = { 0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u, 0x80000000u, 0x00000000u,
+                                        0x00000001u, 0x807fffffu, 0x4b000000u, 0xcb000000u, 0x4afffffeu, 0xcafffffeu,
+                                        0x4b000001u, 0xdd5e0b6bu, 0x3f800000u, 0xbf800000u, 0x3f000000u, 0xb0000000u,
+                                        0xaedbe6ffu /* -1e-10 */, 0x3e800000u, 0x3f400000u, 0x40200000u, 0xc0100000u };
+    static uint8_t px[32 * 7 * 4];
+    uint32_t seed = 77u, mism = 0, runs = 0, prepared = 0;
+    for (uint32_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)lcg(&seed);
+    uint32_t saved = eg_soft_sample_vw;
+    for (uint32_t fi = 0; fi < 2u; fi++)
+        for (uint32_t di = 0; di < 3u; di++) {
+            WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
+            td.format = fmts[fi];
+            td.size = (WGPUExtent3D){ dims[di][0], dims[di][1], 1 };
+            td.usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst;
+            WGPUTexture t = wgpuDeviceCreateTexture(d, &td);
+            WGPUTexelCopyTextureInfo dst = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+            dst.texture = t;
+            WGPUTexelCopyBufferLayout lay = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
+            lay.bytesPerRow = dims[di][0] * 4u;
+            lay.rowsPerImage = dims[di][1];
+            WGPUExtent3D e = { dims[di][0], dims[di][1], 1 };
+            wgpuQueueWriteTexture(eg_test_queue(), &dst, px, (size_t)dims[di][0] * dims[di][1] * 4u, &lay, &e);
+            WGPUTextureView view = wgpuTextureCreateView(t, NULL);
+            for (uint32_t mu = 0; mu < 3u; mu++)
+                for (uint32_t mv = 0; mv < 2u; mv++) {
+                    WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
+                    sd.addressModeU = modes[mu];
+                    sd.addressModeV = modes[mv];
+                    sd.magFilter = sd.minFilter = WGPUFilterMode_Linear;
+                    WGPUSampler smp = wgpuDeviceCreateSampler(d, &sd);
+                    for (uint32_t round = 0; round < 8u; round++) {
+                        eg_soft_reg_t u, v;
+                        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+                            uint32_t k = round * EG_SOFT_LANES + l;
+                            if (round < 3u) {
+                                union { uint32_t b; float f; } c = { special[(k * 7u + round) % (sizeof special / sizeof special[0])] };
+                                u.f[l] = c.f;
+                                c.b = special[(k * 5u + 3u) % (sizeof special / sizeof special[0])];
+                                v.f[l] = c.f;
+                            } else if (round < 5u) {   /* texel centres and edges */
+                                u.f[l] = (float)(int32_t)(k % 13u - 4u) * 0.5f / (float)dims[di][0];
+                                v.f[l] = (float)(int32_t)(k % 9u - 3u) * 0.5f / (float)dims[di][1];
+                            } else {
+                                u.f[l] = lcg_f(&seed, -3.0f, 3.0f);
+                                v.f[l] = lcg_f(&seed, -40.0f, 40.0f);
+                            }
+                        }
+                        for (uint32_t mi = 0; mi < 6u; mi++) {
+                            eg_soft_sample_op_t op;
+                            memset(&op, 0, sizeof op);
+                            op.view = view;
+                            op.sampler = smp;
+                            op.coord[0] = &u;
+                            op.coord[1] = &v;
+                            op.lod_mode = EG_SOFT_LOD_EXPLICIT;
+                            op.mask = masks[mi];
+                            eg_soft_vec4_t out[4];
+                            static const uint32_t widths[3] = { 0u, 4u, 8u };
+                            for (uint32_t w = 0; w < 3u; w++) {
+                                memset(&out[w], 0xCD, sizeof out[w]);
+                                eg_soft_sample_vw = widths[w];
+                                eg_soft_sample(&op, &out[w]);
+                            }
+                            eg_soft_sample_vw = saved;
+                            /* the per-triangle set-up of the block path (eg_soft_sample_fast) */
+                            struct eg_soft_sample_fast fp;
+                            memset(&out[3], 0xCD, sizeof out[3]);
+                            if (eg_soft_sample_fast_prep(view, smp, &fp)) {
+                                prepared++;
+                                eg_soft_sample_fast(&fp, u.f, v.f, masks[mi], &out[3]);
+                            } else {
+                                out[3] = out[0];
+                            }
+                            runs++;
+                            if (memcmp(&out[0], &out[1], sizeof out[0]) != 0 || memcmp(&out[0], &out[2], sizeof out[0]) != 0 ||
+                                memcmp(&out[0], &out[3], sizeof out[0]) != 0) {
+                                if (mism++ < 4u)
+                                    eg_test_printf("    fmt %u dims %u modes %u/%u round %u mask %x differ\n", fi, di, mu, mv, round,
+                                                   masks[mi]);
+                            }
+                        }
+                    }
+                    wgpuSamplerRelease(smp);
+                }
+            if (di == 1u) {   /* by hand: (t0 + t1) / 2 per channel, BGRA swapping r and b */
+                WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
+                sd.addressModeU = sd.addressModeV = WGPUAddressMode_Repeat;
+                sd.magFilter = sd.minFilter = WGPUFilterMode_Linear;
+                WGPUSampler smp = wgpuDeviceCreateSampler(d, &sd);
+                eg_soft_reg_t u, v;
+                for (uint32_t l = 0; l < EG_SOFT_LANES; l++) { u.f[l] = 0.0f; v.f[l] = 0.5f; }
+                eg_soft_sample_op_t op;
+                memset(&op, 0, sizeof op);
+                op.view = view; op.sampler = smp; op.coord[0] = &u; op.coord[1] = &v;
+                op.lod_mode = EG_SOFT_LOD_EXPLICIT; op.mask = EG_SOFT_ALL_LANES;
+                eg_soft_vec4_t out;
+                eg_soft_sample(&op, &out);
+                for (uint32_t c = 0; c < 4u; c++) {
+                    uint32_t b = fi == 1u && c != 1u && c != 3u ? 2u - c : c;
+                    double want = ((double)px[b] + (double)px[4u + b]) / 2.0 / 255.0, got = out.c[c].f[7];
+                    EG_EXPECT(got - want < 1e-6 && want - got < 1e-6);
+                }
+                wgpuSamplerRelease(smp);
+            }
+            wgpuTextureViewRelease(view);
+            wgpuTextureRelease(t);
+        }
+    EG_EXPECT_EQ_U(mism, 0);
+    EG_EXPECT_EQ_U(runs, 2u * 3u * 3u * 2u * 8u * 6u);
+    EG_EXPECT_EQ_U(prepared, runs);   /* every case here is a fast-path texture and sampler */
+    eg_test_device_release();
 }
 #endif

@@ -9,6 +9,7 @@
 #include "hal/soft/soft_bench.h"
 #include "hal/soft/soft_bin.h"
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_span.h"
 
 #define S 32u   /* target size: NDC x = px / 16 - 1, y = 1 - py / 16 */
 
@@ -30,9 +31,12 @@ static WGPUShaderModule module(WGPUDevice d, const char *name)
     return wgpuDeviceCreateShaderModule(d, &md);
 }
 
+/* The vertex shader of the pipelines below (span_lin.vert for noperspective colors). */
+static const char *span_vs = "span.vert";
+
 static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextureFormat fmt, const WGPUBlendState *blend)
 {
-    WGPUShaderModule vs = module(d, "span.vert"), fs = module(d, fs_name);
+    WGPUShaderModule vs = module(d, span_vs), fs = module(d, fs_name);
     WGPUVertexAttribute va[3] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
     va[0].format = WGPUVertexFormat_Float32x4;
     va[1].format = WGPUVertexFormat_Float32x2; va[1].offset = 16; va[1].shaderLocation = 1;
@@ -59,11 +63,13 @@ static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextur
     return p;
 }
 
-/* The texel bytes of tex_group's texture (RGBA8, or RGB565 when bpp is 2): a pattern in every
- * channel. */
+/* The texel bytes of tex_group's texture (RGBA8, RGB565 when bpp is 2, R8 when 1): a pattern in
+ * every channel. */
 static void tex_pattern(uint8_t *px, uint32_t bpp)
 {
-    for (uint32_t i = 0; i < 64u; i++) {
+    for (uint32_t i = 0; bpp == 1u && i < 64u; i++)   /* R8: glyph-like coverage 0, 255 and between */
+        px[i] = (uint8_t)(i % 3u == 0u ? 0u : i % 3u == 1u ? 255u : i * 37u);
+    for (uint32_t i = 0; bpp > 1u && i < 64u; i++) {
         px[bpp * i] = (uint8_t)(i * 37u);
         px[bpp * i + 1] = (uint8_t)(255u - i * 11u);
         if (bpp == 2u) continue;
@@ -77,8 +83,8 @@ static void tex_pattern(uint8_t *px, uint32_t bpp)
 static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, WGPUFilterMode filter,
                                WGPUTextureFormat tex_fmt, WGPUTexture *tex_out)
 {
-    uint32_t bpp = tex_fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
-    WGPUTexture tex = t_texture(d, bpp == 2u ? tex_fmt : WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, mips,
+    uint32_t bpp = tex_fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : tex_fmt == WGPUTextureFormat_R8Unorm ? 1u : 4u;
+    WGPUTexture tex = t_texture(d, bpp != 4u ? tex_fmt : WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, mips,
                                 1, WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
     uint8_t px[8 * 8 * 4];
     tex_pattern(px, bpp);
@@ -136,6 +142,8 @@ static uint32_t geometry(svtx_t *v)
     return n;
 }
 
+#define SPAN_MAX_VERTS 192u   /* render()'s vertex array */
+
 typedef struct run {
     WGPUDevice d;
     const char *fs;
@@ -157,14 +165,14 @@ static bool render(const run_t *r, uint8_t *img, uint32_t bpp)
     WGPURenderPipeline p = pipeline(r->d, r->fs, r->fmt, r->blend);
     WGPUTexture tex = NULL;
     WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->filter, r->tex_fmt, &tex) : NULL;
-    svtx_t v[16];
+    static svtx_t v[SPAN_MAX_VERTS];
     uint32_t n = geometry(v);
     if (r->verts) {
         n = r->nverts;
         memcpy(v, r->verts, n * sizeof v[0]);
     }
-    WGPUBuffer vb = t_buffer(r->d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
-    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
+    WGPUBuffer vb = t_buffer(r->d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, n * sizeof v[0]);
+    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, n * sizeof v[0]);
     WGPUCommandEncoder e = t_encoder(r->d);
     WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
     c.view = rv;
@@ -178,7 +186,7 @@ static bool render(const run_t *r, uint8_t *img, uint32_t bpp)
     wgpuRenderPassEncoderSetPipeline(rp, p);
     if (g) wgpuRenderPassEncoderSetBindGroup(rp, 0, g, 0, NULL);
     if (r->scissor) wgpuRenderPassEncoderSetScissorRect(rp, 3, 5, 23, 21);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, sizeof v);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, n * sizeof v[0]);
     wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
@@ -641,6 +649,96 @@ EG_TEST(soft_span, native_fs_hook)
     EG_EXPECT_EQ_U(rect_wrong(img, vm), 0u);
     eg_soft_set_threads(0);
     wgpuRenderPipelineRelease(p);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+/* Thin quads for the fused rows' group edges: widths 1, 2, 3, 5, 7, 9 and 13 px starting at x
+ * offsets 0-3 from a 4x4 block (so every partial first and last group of 4 and 8 lanes, and
+ * 1-3 px tails), one row each, colors, alpha and u ramping across (alpha from 0: some groups are
+ * entirely clear under blending). */
+static uint32_t tail_quads(svtx_t *v)
+{
+    static const uint32_t widths[7] = { 1, 2, 3, 5, 7, 9, 13 };
+    uint32_t n = 0;
+    for (uint32_t o = 0; o < 4u; o++)
+        for (uint32_t i = 0; i < 7u; i++) {
+            float x0 = (float)(o + 4u * (i & 1u)), x1 = x0 + (float)widths[i], y0 = (float)(o * 7u + i), y1 = y0 + 1.0f;
+            uint8_t a0 = (uint8_t)(i * 9u), a1 = (uint8_t)(200u - o * 40u);
+            float v0 = y0 / 32.0f, v1 = y1 / 32.0f;   /* u clamps at both ends */
+            svtx_t q[6] = { vtx(x0, y0, 1, -0.1f, v0, 250, 10, 90, a0), vtx(x1, y0, 1, 1.1f, v0, 5, 240, 30, a1),
+                            vtx(x0, y1, 1, -0.1f, v1, 250, 10, 90, a0), vtx(x1, y0, 1, 1.1f, v0, 5, 240, 30, a1),
+                            vtx(x1, y1, 1, 1.1f, v1, 5, 240, 30, a1), vtx(x0, y1, 1, -0.1f, v1, 250, 10, 90, a0) };
+            memcpy(v + n, q, sizeof q);
+            n += 6u;
+        }
+    return n;
+}
+
+/* Fused rows (soft_span_fused.c) for every kernel variant (span_fused.frag: all channels vary;
+ * span_copy.frag: alpha constant; span_mixed.frag: a constant between varying channels;
+ * span_lin.frag: noperspective), target format and blend, at 4 lanes and at the widest width the
+ * CPU runs (8 with AVX2), over the test geometry and over thin quads with 1-3 px tails: the same
+ * bytes as the general path, and the fused rows really ran (span_fused_px); with the hook at 1
+ * the 16-lane chunk path runs instead (no fused pixel) and gives the same bytes too, as it does
+ * everywhere in a build without fused rows (EMGPU_SOFT_SIMD 0). */
+EG_TEST(soft_span, fused_rows_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    static const char *const fs[4] = { "span_fused.frag", "span_copy.frag", "span_mixed.frag", "span_lin.frag" };
+    static const uint32_t widths[3] = { 4, 0, 1 };
+    static svtx_t tails[4u * 7u * 6u];
+    uint32_t ntails = tail_quads(tails), bad = 0, wrong_path = 0;
+    for (uint32_t s = 0; s < 4u; s++)
+        for (uint32_t f = 0; f < 3u; f++)
+            for (uint32_t b = 0; b < 3u; b++)
+                for (uint32_t g = 0; g < 2u; g++)
+                    for (uint32_t w = 0; w < 3u; w++) {
+                        span_vs = s == 3u ? "span_lin.vert" : "span.vert";
+                        eg_soft_span_fused_width = widths[w];
+                        run_t r = { d, fs[s], span_fmts[f], blends[b], 0, WGPUFilterMode_Nearest, g == 0u && (f + b) & 1u,
+                                    WGPUTextureFormat_Undefined, g ? tails : NULL, g ? ntails : 0u };
+                        uint32_t before = eg_soft_worker_main.span_fused_px;
+                        if (!sweep_case(&r, &bad, fs[s], f * 3u + b, g * 3u + w)) wrong_path++;
+                        bool fused = eg_soft_worker_main.span_fused_px != before;
+                        if (fused != (widths[w] != 1u && eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                    }
+    eg_soft_span_fused_width = 0;
+    span_vs = "span.vert";
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+/* Fused rows of the glyph class (span_glyph.frag: color times the R8 coverage of a nearest
+ * sample; an R8 texture of coverages 0, 255 and between) for every target format and blend, at
+ * 4 lanes and the widest width, over the test geometry and the thin quads (u from -0.1 to 1.1:
+ * clamped texels at both ends): the general path's bytes, and the fused rows ran. The same
+ * program over an RGBA8 texture is not fused (the chunk path samples it): same bytes too. */
+EG_TEST(soft_span, fused_glyphs_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t tails[4u * 7u * 6u];
+    uint32_t ntails = tail_quads(tails), bad = 0, wrong_path = 0;
+    for (uint32_t t = 0; t < 2u; t++)
+        for (uint32_t f = 0; f < 3u; f++)
+            for (uint32_t b = 0; b < 3u; b++)
+                for (uint32_t g = 0; g < 2u; g++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        eg_soft_span_fused_width = widths[w];
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
+                                    g == 0u && (f + b) & 1u, t ? WGPUTextureFormat_Undefined : WGPUTextureFormat_R8Unorm,
+                                    g ? tails : NULL, g ? ntails : 0u };
+                        uint32_t before = eg_soft_worker_main.span_fused_px;
+                        if (!sweep_case(&r, &bad, t ? "glyph rgba8" : "glyph r8", f * 3u + b, g * 2u + w)) wrong_path++;
+                        bool fused = eg_soft_worker_main.span_fused_px != before;
+                        if (fused != (t == 0u && eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                    }
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }

@@ -1,0 +1,344 @@
+/* hal/soft constant-colour blends: a block-constant source over RGB565 / 8-bit rows and rectangles. */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_raster.h"
+
+static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
+
+static inline uint8_t *lane_ptr(const eg_soft_target_t *t, uint8_t *blk, uint32_t l)
+{
+    return blk + (size_t)(l >> 2) * t->row_pitch_B + (size_t)(l & 3u) * t->elem_B;
+}
+
+/* ---- fused blend of a block-constant source (helper "raster", session 4) ---- */
+
+/* One channel of blend_u8_math for a source the same in every lane: sfs = clamp01(s) * sf and df
+ * are that function's per-lane values, computed once; the rest is its per-lane expression. */
+static inline uint32_t blend_chan(float sfs, float df, int32_t code, float unit, float max)
+{
+    float v = sfs + (float)code * unit * df;
+    float a = v > 0.0f ? v : 0.0f;
+    a = a < 1.0f ? a : 1.0f;
+    return (uint32_t)(int32_t)(a * max + 0.5f);
+}
+
+/* Per channel: clamp01(src) times the src factor, and the dst factor (blend_u8_math's choices). */
+static void const_factors_f(const float src[4], uint32_t fast, float sfs[4], float df[4])
+{
+    float s[4];
+    for (uint32_t c = 0; c < 4u; c++) s[c] = clamp01(src[c]);
+    for (uint32_t c = 0; c < 4u; c++) {
+        bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+        bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+        sfs[c] = s[c] * (sa ? s[3] : 1.0f);
+        df[c] = inv ? 1.0f - s[3] : 0.0f;
+    }
+}
+
+static void const_factors(const eg_soft_vec4_t *src, uint32_t fast, float sfs[4], float df[4])
+{
+    const float s[4] = { src->c[0].f[0], src->c[1].f[0], src->c[2].f[0], src->c[3].f[0] };
+    const_factors_f(s, fast, sfs, df);
+}
+
+/* eg_soft_blend_u8 / eg_soft_blend_565 when every lane of src holds the same value: the result
+ * is a function of the stored pixel alone, so runs of equal pixels (flat fills, gradients' rows)
+ * reuse the previous pixel's result. Same bytes as the block functions. */
+void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                         uint32_t fast)
+{
+    float sfs[4], df[4];
+    const_factors(src, fast, sfs, df);
+    uint32_t last_in = 0, last_out = 0;
+    bool have = false;
+    if (fast & EG_SOFT_BLEND_U8_565) {
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            if (!(mask >> l & 1u)) continue;
+            uint8_t *p = lane_ptr(t, blk, l);
+            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+            if (!have || v != last_in) {
+                last_in = v;
+                last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
+                           blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
+                           blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+                have = true;
+            }
+            p[0] = (uint8_t)last_out;
+            p[1] = (uint8_t)(last_out >> 8);
+        }
+        return;
+    }
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        if (!(mask >> l & 1u)) continue;
+        uint8_t *p = lane_ptr(t, blk, l);
+        uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        if (!have || v != last_in) {
+            last_in = v;
+            uint8_t o[4];
+            for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
+            last_out = (uint32_t)o[0] | (uint32_t)o[1] << 8 | (uint32_t)o[2] << 16 | (uint32_t)o[3] << 24;
+            have = true;
+        }
+        p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); p[2] = (uint8_t)(last_out >> 16); p[3] = (uint8_t)(last_out >> 24);
+    }
+}
+
+/* eg_soft_blend_const over every pixel of a w x h px rectangle (helper "ui", session 5): the
+ * factors once per rectangle; when every dst factor is 0 the result does not depend on the
+ * stored pixel (code * unit * 0 is +0 for every code), so it is computed once and filled. */
+void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w, uint32_t h, const eg_soft_vec4_t *src,
+                              uint32_t fast)
+{
+    float sfs[4], df[4];
+    const_factors(src, fast, sfs, df);
+    bool fill = df[0] == 0.0f && df[1] == 0.0f && df[2] == 0.0f && df[3] == 0.0f;
+    if (fast & EG_SOFT_BLEND_U8_565) {
+        uint32_t last_in = 0, last_out = 0;
+        bool have = false;
+        if (fill) {
+            last_out = blend_chan(sfs[0], df[0], 0, 1.0f / 31.0f, 31.0f) << 11 |
+                       blend_chan(sfs[1], df[1], 0, 1.0f / 63.0f, 63.0f) << 5 | blend_chan(sfs[2], df[2], 0, 1.0f / 31.0f, 31.0f);
+            for (uint32_t y = 0; y < h; y++) {
+                uint8_t *p = px + (size_t)y * t->row_pitch_B;
+                for (uint32_t x = 0; x < w; x++, p += 2) { p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); }
+            }
+            return;
+        }
+        for (uint32_t y = 0; y < h; y++) {
+            uint8_t *p = px + (size_t)y * t->row_pitch_B;
+            for (uint32_t x = 0; x < w; x++, p += 2) {
+                uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+                if (!have || v != last_in) {
+                    last_in = v;
+                    last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
+                               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
+                               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+                    have = true;
+                }
+                p[0] = (uint8_t)last_out;
+                p[1] = (uint8_t)(last_out >> 8);
+            }
+        }
+        return;
+    }
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    uint8_t o[4];
+    if (fill) {
+        for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], 0, 1.0f / 255.0f, 255.0f);
+        for (uint32_t y = 0; y < h; y++) {
+            uint8_t *p = px + (size_t)y * t->row_pitch_B;
+            for (uint32_t x = 0; x < w; x++, p += 4) { p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3]; }
+        }
+        return;
+    }
+    uint32_t last_in = 0;
+    bool have = false;
+    for (uint32_t y = 0; y < h; y++) {
+        uint8_t *p = px + (size_t)y * t->row_pitch_B;
+        for (uint32_t x = 0; x < w; x++, p += 4) {
+            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+            if (!have || v != last_in) {
+                last_in = v;
+                for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
+                have = true;
+            }
+            p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3];
+        }
+    }
+}
+
+/* ---- proved regions filled row by row (helper "ui", session 6) ---- */
+
+/* The stored pixel v (565: 16 bits; 8-bit formats: 4 bytes little-endian) blended with c's
+ * constant source: eg_soft_blend_const's per-pixel expression. */
+static uint32_t cfill_px(const eg_soft_cfill_t *c, uint32_t v)
+{
+    const float *sfs = c->sfs, *df = c->df;
+    if (c->fast & EG_SOFT_BLEND_U8_565)
+        return blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
+               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
+               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = c->fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    uint32_t o = 0;
+    for (uint32_t k = 0; k < 4u; k++)
+        o |= blend_chan(sfs[k], df[k], (int32_t)(v >> (8u * sw[k]) & 0xffu), 1.0f / 255.0f, 255.0f) << (8u * sw[k]);
+    return o;
+}
+
+/* c's blend state for the source bits outb (the factors once per distinct proved value). */
+static void cfill_prepare(eg_soft_cfill_t *c, const uint32_t outb[4], uint32_t fast)
+{
+    union { uint32_t u; float f; } b;
+    float src[4];
+    for (uint32_t k = 0; k < 4u; k++) { c->outb[k] = outb[k]; b.u = outb[k]; src[k] = b.f; }
+    c->fast = fast;
+    const_factors_f(src, fast, c->sfs, c->df);
+    c->fill = c->df[0] == 0.0f && c->df[1] == 0.0f && c->df[2] == 0.0f && c->df[3] == 0.0f;
+    c->last_out = cfill_px(c, 0);   /* with every dst factor 0, the result for any stored pixel */
+    c->last_in = 0;
+    c->ready = true;
+}
+
+static inline uint32_t load_px(const uint8_t *p, uint32_t e)
+{
+    uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    return e == 2u ? v : v | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline void store_px(uint8_t *p, uint32_t v, uint32_t e)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
+    if (e == 4u) { p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+}
+
+/* 16 bytes at a time (8 RGB565 or 4 8-bit px) with vector extensions on little-endian targets,
+ * where a 32-bit word holds pixel bytes in memory order. */
+#if EMGPU_SOFT_SIMD && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FILL_VEC 1
+typedef uint32_t fill_vu_t __attribute__((vector_size(16)));
+
+/* The 16-byte pattern of pixel v (e bytes) repeated. */
+static inline fill_vu_t rep16(uint32_t v, uint32_t e)
+{
+    uint32_t w = e == 2u ? v | v << 16 : v;
+    return (fill_vu_t){ w, w, w, w };
+}
+#else
+#define FILL_VEC 0
+#endif
+
+/* n px at p (e = 2 or 4 bytes each) blended with c. The result is a function of the stored
+ * pixel alone, so a run of pixels equal to the last one blended gets its result: with vectors,
+ * 16 bytes are compared against the run's pattern and stored at once (the same bytes as pixel
+ * by pixel: every pixel of the chunk equals last_in, so its result is last_out). */
+static void cfill_row(eg_soft_cfill_t *c, uint8_t *p, uint32_t n, uint32_t e)
+{
+    uint32_t x = 0;
+#if FILL_VEC
+    const uint32_t per = 16u / e;
+    if (c->fill) {
+        fill_vu_t o = rep16(c->last_out, e);
+        uint32_t w1 = o[0];
+        for (; x + per <= n; x += per) __builtin_memcpy(p + (size_t)x * e, &o, 16);
+        for (; (n - x) * e >= 4u; x += 4u / e) __builtin_memcpy(p + (size_t)x * e, &w1, 4);
+        for (; x < n; x++) store_px(p + (size_t)x * e, c->last_out, e);
+        return;
+    }
+    fill_vu_t vi = rep16(c->last_in, e), vo = rep16(c->last_out, e), w;
+    uint32_t wi = vi[0], wo = vo[0];
+    while (x < n) {
+        uint8_t *q = p + (size_t)x * e;
+        uint32_t left = (n - x) * e;   /* bytes to the end of the row: 16, 8 or 4 at once */
+        if (left >= 16u) {
+            __builtin_memcpy(&w, q, 16);
+            fill_vu_t ne = (fill_vu_t)(w != vi);
+            if (!(ne[0] | ne[1] | ne[2] | ne[3])) { __builtin_memcpy(q, &vo, 16); x += 16u / e; continue; }
+        } else if (left >= 8u) {
+            uint32_t w2[2];
+            __builtin_memcpy(w2, q, 8);
+            if (w2[0] == wi && w2[1] == wi) { w2[0] = w2[1] = wo; __builtin_memcpy(q, w2, 8); x += 8u / e; continue; }
+        } else if (left >= 4u) {
+            uint32_t w1;
+            __builtin_memcpy(&w1, q, 4);
+            if (w1 == wi) { __builtin_memcpy(q, &wo, 4); x += 4u / e; continue; }
+        }
+        uint32_t v = load_px(q, e);
+        if (v != c->last_in) {   /* a new run starts here: its chunk is tried again */
+            c->last_in = v;
+            c->last_out = cfill_px(c, v);
+            vi = rep16(v, e);
+            vo = rep16(c->last_out, e);
+            wi = vi[0];
+            wo = vo[0];
+            if (left >= 4u) continue;
+        }
+        store_px(q, c->last_out, e);
+        x++;
+    }
+#else
+    for (; x < n; x++) {
+        uint32_t v = load_px(p + (size_t)x * e, e);
+        if (!c->fill && v != c->last_in) {
+            c->last_in = v;
+            c->last_out = cfill_px(c, v);
+        }
+        store_px(p + (size_t)x * e, c->last_out, e);
+    }
+#endif
+}
+
+static inline int64_t floor_div(int64_t n, int64_t d)   /* d > 0 */
+{
+    int64_t q = n / d;
+    return (n % d != 0 && n < 0) ? q - 1 : q;
+}
+
+/* The pixels x of row y whose centre is inside f's three edges, intersected with [*x0, *x1]:
+ * E_i = A_i (256 x + 128) + B_i (256 y + 128) + C_i >= 0, solved for x exactly in integers
+ * (the test of block_cov, soft_raster.c, for one sample at the centre). False: none. */
+static bool row_span(const eg_soft_setup_t *s, int64_t y, int64_t *x0, int64_t *x1)
+{
+    int64_t Y = y * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, lo = *x0, hi = *x1;
+    for (uint32_t i = 0; i < 3u; i++) {
+        int64_t a = s->A[i] * EG_SOFT_SUBPIX, k = s->B[i] * Y + s->C[i] + s->A[i] * (EG_SOFT_SUBPIX / 2);
+        if (a > 0) {                              /* a x + k >= 0  <=>  x >= ceil(-k / a) */
+            int64_t m = -floor_div(k, a);
+            lo = m > lo ? m : lo;
+        } else if (a < 0) {                       /* x <= floor(k / -a) */
+            int64_t m = floor_div(k, -a);
+            hi = m < hi ? m : hi;
+        } else if (k < 0) {
+            return false;
+        }
+    }
+    *x0 = lo;
+    *x1 = hi;
+    return lo <= hi;
+}
+
+void eg_soft_cfill_init(eg_soft_cfill_t *c)
+{
+    eg_memset(c, 0, sizeof *c);
+    for (uint32_t r = 0; r < 16u; r++) c->row_y[r] = INT64_MIN;
+}
+
+bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
+                               const uint32_t outb[4])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    const eg_soft_target_t *t = &fb->color[0];
+    /* the targets of eg_soft_shade_const_rect: one sample, one target with a u8/565 fast blend */
+    if (f->samples != 1u || !(rs->sample_mask & 1u) || rs->rt_count != 1u || fb->color_count < 1u || !rs->blend_fast[0] ||
+        !eg_soft_raster_fast_paths || !rs->blend[0].wmask || !t->base)
+        return false;
+    if (!c->ready || c->fast != rs->blend_fast[0] || c->outb[0] != outb[0] || c->outb[1] != outb[1] ||
+        c->outb[2] != outb[2] || c->outb[3] != outb[3])
+        cfill_prepare(c, outb, rs->blend_fast[0]);
+    uint32_t e = c->fast & EG_SOFT_BLEND_U8_565 ? 2u : 4u, npx = 0;
+    for (int64_t y = y0; y < y1; y++) {
+        uint32_t r = (uint32_t)(y & 15);
+        if (c->row_y[r] != y) {   /* the regions of a band share their rows' spans */
+            c->row_y[r] = y;
+            c->row_x0[r] = INT64_MIN / 4;
+            c->row_x1[r] = INT64_MAX / 4;
+            if (!row_span(&f->s, y, &c->row_x0[r], &c->row_x1[r])) c->row_x0[r] = c->row_x1[r] + 1;
+        }
+        int64_t a = c->row_x0[r] > x0 ? c->row_x0[r] : x0, b = c->row_x1[r] < x1 - 1 ? c->row_x1[r] : x1 - 1;
+        if (a > b) continue;
+        cfill_row(c, t->base + (size_t)y * t->row_pitch_B + (size_t)a * e, (uint32_t)(b - a + 1), e);
+        npx += (uint32_t)(b - a + 1);
+    }
+    f->w->const_blocks += (npx + 15u) / 16u;
+    f->w->region_blocks += (npx + 15u) / 16u;
+    return true;
+}
+
+#endif /* EMGPU_HAL_SOFT */

@@ -1,0 +1,220 @@
+/* hal/soft fused span rows: copy-class spans interpolated, blended, packed and stored in registers.
+ *
+ * soft_span.c's chunk loop materialises every step in 16-lane arrays (block-origin values, weights,
+ * each varying, the shaded registers, then the store's unpacking). A fused row instead takes 4
+ * pixels (8 with AVX2, chosen once per process with __builtin_cpu_supports) from the block origin
+ * to the stored bytes in vector registers, through a function chosen per pipeline (target format x
+ * blend: eg_soft_span_fused_pick), with no per-pixel switch.
+ *
+ * EXACTNESS. Every lane gets interp_chunk's, shade_comp's, blend16's and the stores' float
+ * operations in their order: the block origin's 64-bit edge value converted to float times
+ * inv_area2 (the 64-bit values are stepped by 4 px = A * 1024 exactly instead of multiplied out),
+ * plus fx * d1x, plus fy * d1y (both products taken once: the same IEEE products), the
+ * perspective weights, a0 + w1 d1 + w2 d2 per channel, clamp, blend factors, unpack and quantize
+ * conversions. Groups start at block origins (x & ~3), so a lane's block and fx are the ones
+ * interp_chunk gives it; lanes outside [x0, x1) are computed and never stored. The build has
+ * -ffp-contract=off (Makefile), and the AVX2 variant enables no FMA, so no product is fused.
+ * All-clear groups under skip_clear keep their bytes, as every such lane does on the chunk path
+ * (soft_span.c all_clear). tests/unit/soft_span_test.c compares both widths with the chunk path
+ * and with the general path.
+ */
+#include "config/emgpu_config.h"
+
+#if EMGPU_HAL_SOFT
+
+#include "hal/soft/soft_span_int.h"
+#include "hal/soft/soft_texel.h"
+#include "hal/soft/soft_vm_simd.h"
+
+uint32_t eg_soft_span_fused_width = 0;
+
+#if VM_SIMD && EMGPU_SOFT_SPAN_FUSED
+
+/* Fully unrolled lane loops (the texel loads): GCC -O2 leaves an 8-trip loop rolled. */
+#if defined(__clang__)
+#define FZ_UNROLL_ _Pragma("clang loop unroll(full)")
+#else
+#define FZ_UNROLL_ _Pragma("GCC unroll 8")
+#endif
+
+#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
+#define FZ_NATIVE 1                 /* vectors are native registers: specialised variants pay */
+#else
+#define FZ_NATIVE 0
+#endif
+
+#define FZ_RGBA8 0u
+#define FZ_BGRA8 1u
+#define FZ_565   2u
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FZ_LE 1                     /* a vector's lanes are the pixels' bytes in memory order */
+#else
+#define FZ_LE 0
+#endif
+
+typedef float fz4_f __attribute__((vector_size(16)));
+typedef uint32_t fz4_u __attribute__((vector_size(16)));
+typedef int32_t fz4_i __attribute__((vector_size(16)));
+typedef uint16_t fz4_h __attribute__((vector_size(8)));
+#define FZ_W 4u
+#define fz_vf fz4_f
+#define fz_vu fz4_u
+#define fz_vi fz4_i
+#define fz_vh fz4_h
+#define FZ_ATTR
+#define FZ_(n) n##_4
+#if defined(__SSE__)
+#define FZ_MAX(a, b) __builtin_ia32_maxps((a), (b))
+#define FZ_MIN(a, b) __builtin_ia32_minps((a), (b))
+#endif
+#include "hal/soft/soft_span_fused.inc"
+#undef FZ_W
+#undef fz_vf
+#undef fz_vu
+#undef fz_vi
+#undef fz_vh
+#undef FZ_ATTR
+#undef FZ_
+#undef FZ_MAX
+#undef FZ_MIN
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define FZ_AVX2 1
+typedef float fz8_f __attribute__((vector_size(32)));
+typedef uint32_t fz8_u __attribute__((vector_size(32)));
+typedef int32_t fz8_i __attribute__((vector_size(32)));
+typedef uint16_t fz8_h __attribute__((vector_size(16)));
+#define FZ_W 8u
+#define fz_vf fz8_f
+#define fz_vu fz8_u
+#define fz_vi fz8_i
+#define fz_vh fz8_h
+#define FZ_ATTR __attribute__((target("avx2")))
+#define FZ_(n) n##_8
+#define FZ_MAX(a, b) __builtin_ia32_maxps256((a), (b))
+#define FZ_MIN(a, b) __builtin_ia32_minps256((a), (b))
+#include "hal/soft/soft_span_fused.inc"
+#undef FZ_W
+#undef fz_vf
+#undef fz_vu
+#undef fz_vi
+#undef fz_vh
+#undef FZ_ATTR
+#undef FZ_
+#undef FZ_MAX
+#undef FZ_MIN
+#endif
+
+void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
+{
+    uint32_t f = sp->target == WGPUTextureFormat_RGBA8Unorm ? FZ_RGBA8
+               : sp->target == WGPUTextureFormat_BGRA8Unorm ? FZ_BGRA8 : FZ_565;
+    uint32_t m0 = sp->cls.tex ? FZ_MODES_TEX : 0u, m1 = sp->cls.tex ? 4u : FZ_MODES_TEX;
+    eg_memset(sp->fused, 0, sizeof sp->fused);
+    for (uint32_t m = m0; m < m1; m++) sp->fused[0][m] = sp->fused[1][m] = fns_4[f][blend][m];
+#ifdef FZ_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        for (uint32_t m = m0; m < m1; m++) sp->fused[1][m] = fns_8[f][blend][m];
+#endif
+}
+
+uint32_t eg_soft_span_fused_widths(void)
+{
+#ifdef FZ_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return 4u | 8u;
+#endif
+    return 4u;
+}
+
+#else /* no vectors, or EMGPU_SOFT_SPAN_FUSED 0: the chunk path only */
+
+uint32_t eg_soft_span_fused_widths(void) { return 0; }
+
+void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
+{
+    (void)blend;
+    eg_memset(sp->fused, 0, sizeof sp->fused);
+}
+
+#endif
+
+/* Value v of k as a0 + w1 d1 + w2 d2 (mode FZ_LIN / FZ_PERSP), or one value (FZ_CONST: fixed
+ * values hold a0 in every lane, eg_soft_span_fixed). */
+static uint8_t fused_value(const eg_soft_span_pipe_t *sp, const span_tri_t *k, uint32_t v, float *a0, float *d1, float *d2,
+                           uint32_t *bits)
+{
+    union { float f; uint32_t u; } a = { k->a0[v] };
+    *bits = a.u;
+    *a0 = k->a0[v];
+    *d1 = *d2 = 0.0f;
+    if (k->fixed >> v & 1u) return FZ_CONST;
+    *d1 = k->dv1[v];
+    *d2 = k->dv2[v];
+    return sp->interp[v] == EG_SOFT_INTERP_LINEAR ? FZ_LIN : FZ_PERSP;
+}
+
+void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
+                            span_fill_t *c)
+{
+    const eg_soft_setup_t *s = &c->f->s;
+    for (uint32_t l = 0; l < 8u; l++) {
+        float fx = (float)(l & 3u);
+        c->fxd1[l] = fx * k->d1x;
+        c->fxd2[l] = fx * k->d2x;
+    }
+    c->k = k;
+    c->d1y = k->d1y; c->d2y = k->d2y;
+    c->iw0 = k->iw0; c->iw1 = k->iw1; c->iw2 = k->iw2;
+    c->inv_area2 = s->inv_area2;
+    c->A1 = s->A[1]; c->A2 = s->A[2];
+    c->B1 = s->B[1]; c->B2 = s->B[2];
+    c->C1 = s->C[1]; c->C2 = s->C[2];
+    c->persp = false;
+    uint32_t seen = 0;
+    for (uint32_t ch = 0; ch < 4u; ch++) {
+        uint32_t src = sp->cls.src[ch], val = src, bits = 0;
+        c->tex[ch] = 0;
+        c->mul[ch] = c->mul_first[ch] = false;
+        if (src & EG_SOFT_SPAN_TEX) {   /* the texel component, times the multiplier's value */
+            c->tex[ch] = (uint8_t)(1u + (src & 3u));
+            c->mul[ch] = sp->cls.mul[ch] != EG_SOFT_SPAN_NONE;
+            c->mul_first[ch] = sp->cls.mul_first[ch];
+            val = c->mul[ch] ? sp->cls.mul[ch] : EG_SOFT_SPAN_CONST;
+            bits = sp->cls.mul_bits[ch];
+        } else {
+            bits = sp->cls.src_bits[ch];
+        }
+        c->a0[ch] = c->dv1[ch] = c->dv2[ch] = 0.0f;
+        c->mode[ch] = FZ_CONST;
+        c->kbits[ch] = bits;
+        if (!(val & EG_SOFT_SPAN_CONST))
+            c->mode[ch] = fused_value(sp, k, sp->val_of_slot[val], &c->a0[ch], &c->dv1[ch], &c->dv2[ch], &c->kbits[ch]);
+        c->persp |= c->mode[ch] == FZ_PERSP;
+        seen |= 1u << c->mode[ch];
+    }
+    c->modes = seen == 1u << FZ_PERSP ? FZ_MODES_P
+             : c->mode[3] == FZ_CONST && c->mode[0] == FZ_PERSP && c->mode[1] == FZ_PERSP && c->mode[2] == FZ_PERSP
+               ? FZ_MODES_P3 : FZ_MODES_ANY;
+    eg_memset(c->uv_a0, 0, sizeof c->uv_a0);   /* the texture fields: defined when unused too */
+    eg_memset(c->uv_dv1, 0, sizeof c->uv_dv1);
+    eg_memset(c->uv_dv2, 0, sizeof c->uv_dv2);
+    c->uv_mode[0] = c->uv_mode[1] = FZ_CONST;
+    c->tbase = NULL;
+    c->tw = c->th = 1;
+    c->tpitch_B = 0;
+    if (!s2) return;
+    c->modes = FZ_MODES_TEX;
+    for (uint32_t i = 0; i < 2u; i++) {
+        uint32_t bits;
+        c->uv_mode[i] = fused_value(sp, k, sp->val_of_slot[sp->cls.uv[i]], &c->uv_a0[i], &c->uv_dv1[i], &c->uv_dv2[i], &bits);
+        c->persp |= c->uv_mode[i] == FZ_PERSP;
+    }
+    c->tbase = s2->s.base;
+    c->tw = (int32_t)s2->s.width_el;
+    c->th = (int32_t)s2->s.height_el;
+    c->tpitch_B = s2->s.row_pitch_B;
+}
+
+#endif /* EMGPU_HAL_SOFT */

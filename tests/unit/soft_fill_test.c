@@ -1,0 +1,344 @@
+/* Tests of the soft rasterizer's proved constant regions filled row by row (hal/soft/soft_raster_fill.c). */
+#include "tests/unit/cmd_test_util.h"
+#include "tests/shaders/spv_embed.h"
+#include <emgpu/emgpu.h>
+
+#if EMGPU_HAL_SOFT
+#include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_raster.h"
+
+#define S 32u      /* target size */
+#define WMAX 48u   /* the largest side of the strips test's targets */
+
+/* ---- eg_soft_fill_const_region on its own: coverage and bytes per pixel ---- */
+
+/* Edge functions of the triangle (x, y) in 1/256 px as the header of soft_raster.c defines them
+ * (edge i from V[i+1] to V[i+2], interior E > 0, E - 1 on edges that are neither top nor left);
+ * false for zero area. */
+static bool edges(const int32_t x[3], const int32_t y[3], eg_soft_setup_t *s)
+{
+    int64_t area = 0;
+    for (uint32_t i = 0; i < 3u; i++) {
+        uint32_t a = (i + 1u) % 3u, b = (i + 2u) % 3u;
+        s->A[i] = (int64_t)y[a] - y[b];
+        s->B[i] = (int64_t)x[b] - x[a];
+        s->C[i] = -(s->A[i] * x[a] + s->B[i] * y[a]);
+    }
+    area = s->A[0] * x[0] + s->B[0] * y[0] + s->C[0];
+    if (area == 0) return false;
+    for (uint32_t i = 0; i < 3u && area < 0; i++) { s->A[i] = -s->A[i]; s->B[i] = -s->B[i]; s->C[i] = -s->C[i]; }
+    for (uint32_t i = 0; i < 3u; i++)
+        if (!(s->A[i] > 0 || (s->A[i] == 0 && s->B[i] > 0))) s->C[i] -= 1;
+    s->inv_area2 = 1.0f / (float)(area < 0 ? -area : area);
+    return true;
+}
+
+/* A stored pattern with runs of equal pixels of lengths 1..9 crossing 8-byte boundaries, and
+ * rows that differ: the run cache of the row blend meets every case. */
+static void pattern_wh(uint8_t *px, uint32_t bpp, uint32_t w, uint32_t h)
+{
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t run = (x * (x + 1u) / 2u + y) / (1u + y % 9u);   /* runs grow along the row */
+            uint32_t v = (run * 2654435761u) >> 8;
+            for (uint32_t k = 0; k < bpp; k++) px[(y * w + x) * bpp + k] = (uint8_t)(v >> (8u * k) & 0x7fu);
+        }
+}
+
+static void pattern(uint8_t *px, uint32_t bpp) { pattern_wh(px, bpp, S, S); }
+
+/* Triangles in 1/256 px: axis-aligned edges through pixel centres (top-left rule on both sides),
+ * slanted edges, a sliver, vertices outside the target; each is used in both windings. */
+static const int32_t tris[6][6] = {
+    { 2 * 256 + 128, 3 * 256 + 128, 29 * 256 + 128, 3 * 256 + 128, 2 * 256 + 128, 27 * 256 + 128 },
+    { 29 * 256 + 128, 3 * 256 + 128, 29 * 256 + 128, 27 * 256 + 128, 2 * 256 + 128, 27 * 256 + 128 },
+    { 301, 77, 8100, 2950, 1700, 7900 },
+    { -900, 4000, 9000, 4100, 4100, 4700 },
+    { 4000, -1200, 9400, 6000, -700, 9000 },
+    { 3333, 3333, 5555, 3400, 3400, 5600 },
+};
+
+/* One blend case: the fill over rectangle [x0, x1) x [y0, y1) against the fused block blend
+ * (soft_raster_output.c, a different implementation) pixel by pixel where eg_soft_covers says
+ * the triangle covers the centre. Returns the number of differing pixels; *covered counts. */
+static uint32_t fill_case(const eg_soft_setup_t *s, const int32_t x[3], const int32_t y[3], WGPUTextureFormat fmt,
+                          uint32_t fast, const float src[4], uint32_t *covered)
+{
+    static uint8_t got[S * S * 4], want[S * S * 4];
+    static struct eg_soft_raster_pipeline rs;
+    static eg_soft_worker_t w;
+    uint32_t bpp = fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    const int64_t x0 = 3, x1 = 30, y0 = 1, y1 = 31;
+    eg_soft_fb_t fb;
+    eg_memset(&fb, 0, sizeof fb);
+    fb.color_count = 1;
+    fb.samples = 1;
+    fb.color[0] = (eg_soft_target_t){ got, S * bpp, bpp, 0, fmt };
+    eg_memset(&rs, 0, sizeof rs);
+    rs.sample_mask = 1;
+    rs.rt_count = 1;
+    rs.blend[0].wmask = 0xF;
+    rs.blend_fast[0] = (uint8_t)fast;
+    eg_soft_pass_state_t ps;
+    eg_memset(&ps, 0, sizeof ps);
+    ps.fb = &fb;
+    eg_soft_frag_t f;
+    eg_memset(&f, 0, sizeof f);
+    f.w = &w;
+    f.ps = &ps;
+    f.rs = &rs;
+    f.s = *s;
+    f.samples = 1;
+    uint32_t outb[4];
+    eg_soft_vec4_t sv;
+    for (uint32_t c = 0; c < 4u; c++) {
+        eg_memcpy(&outb[c], &src[c], 4);
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) sv.c[c].f[l] = src[c];
+    }
+    pattern(got, bpp);
+    pattern(want, bpp);
+    eg_soft_target_t tw = { want, S * bpp, bpp, 0, fmt };
+    for (int64_t py = y0; py < y1; py++)
+        for (int64_t px = x0; px < x1; px++) {
+            if (!eg_soft_covers(x, y, (int32_t)px, (int32_t)py)) continue;
+            uint8_t *blk = want + (size_t)(py & ~3) * S * bpp + (size_t)(px & ~3) * bpp;
+            eg_soft_mask_t m = (eg_soft_mask_t)(1u << ((py & 3) * 4 + (px & 3)));
+            if (bpp == 2u) eg_soft_blend_565(&tw, blk, m, &sv, fast);
+            else eg_soft_blend_u8(&tw, blk, m, &sv, fast);
+            (*covered)++;
+        }
+    eg_soft_cfill_t cf;
+    eg_soft_cfill_init(&cf);
+    if (!eg_soft_fill_const_region(&f, &cf, x0, x1, y0, y1, outb)) return S * S;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < S * S; i++) bad += memcmp(got + i * bpp, want + i * bpp, bpp) != 0;
+    return bad;
+}
+
+/* Every triangle in both windings, 3 formats, 3 blends (premultiplied source-over, straight alpha,
+ * and opaque, whose dst factors are 0: the fill), 2 source colors: the same bytes as blending
+ * each covered pixel alone, and nothing outside the triangle or the rectangle touched. */
+EG_TEST(soft_fill, rows_match_block_blend)
+{
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    static const uint32_t blends[3] = {
+        EG_SOFT_BLEND_U8 | EG_SOFT_BLEND_U8_INV_C | EG_SOFT_BLEND_U8_INV_A,
+        EG_SOFT_BLEND_U8 | EG_SOFT_BLEND_U8_SA_C | EG_SOFT_BLEND_U8_INV_C | EG_SOFT_BLEND_U8_INV_A,
+        EG_SOFT_BLEND_U8 };
+    static const float colors[2][4] = { { 0.8f, 0.3f, 0.1f, 0.55f }, { 0.2f, 0.9f, 0.6f, 1.0f } };
+    uint32_t bad = 0, covered = 0, cases = 0;
+    for (uint32_t t = 0; t < 6u; t++)
+        for (uint32_t wind = 0; wind < 2u; wind++) {
+            int32_t x[3] = { tris[t][0], tris[t][2], tris[t][4] }, y[3] = { tris[t][1], tris[t][3], tris[t][5] };
+            if (wind) { int32_t tx = x[1], ty = y[1]; x[1] = x[2]; y[1] = y[2]; x[2] = tx; y[2] = ty; }
+            eg_soft_setup_t s;
+            EG_ASSERT(edges(x, y, &s));
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 3u; b++)
+                    for (uint32_t c = 0; c < 2u; c++) {
+                        uint32_t fast = blends[b] | (f == 1u ? EG_SOFT_BLEND_U8_BGRA : 0u) |
+                                        (f == 2u ? EG_SOFT_BLEND_U8_565 : 0u);
+                        uint32_t n = fill_case(&s, x, y, fmts[f], fast, colors[c], &covered);
+                        if (n && bad < 4u)
+                            eg_test_printf("    triangle %u winding %u format %u blend %u color %u: %u px differ\n", t, wind,
+                                           f, b, c, n);
+                        bad += n;
+                        cases++;
+                    }
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(covered > cases * 20u);   /* the triangles really cover pixels of the rectangle */
+}
+
+/* ---- through the API: the SDF rounded rectangle, fast paths on and off ---- */
+
+typedef struct svtx {
+    float pos[4];
+    float uv[2];
+    uint8_t color[4];
+} svtx_t;
+
+static const WGPUBlendState premul = {
+    { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha },
+    { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+
+static svtx_t vtx(float px, float py, float u, float v, uint8_t a)
+{
+    svtx_t o = { { px / 16.0f - 1.0f, 1.0f - py / 16.0f, 0.0f, 1.0f }, { u, v }, { 200, 100, 50, a } };
+    return o;
+}
+
+static WGPUShaderModule module(WGPUDevice d, const char *name)
+{
+    const eg_test_spv_t *s = eg_test_spv(name);
+    if (!s) return NULL;
+    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
+    src.code = s->words;
+    src.codeSize = s->word_count;
+    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+    md.nextInChain = &src.chain;
+    return wgpuDeviceCreateShaderModule(d, &md);
+}
+
+static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, const WGPUBlendState *blend)
+{
+    WGPUShaderModule vs = module(d, "span.vert"), fs = module(d, "span_sdf.frag");
+    WGPUVertexAttribute va[3] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
+    va[0].format = WGPUVertexFormat_Float32x4;
+    va[1].format = WGPUVertexFormat_Float32x2; va[1].offset = 16; va[1].shaderLocation = 1;
+    va[2].format = WGPUVertexFormat_Unorm8x4; va[2].offset = 24; va[2].shaderLocation = 2;
+    WGPUVertexBufferLayout vb = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
+    vb.arrayStride = sizeof(svtx_t);
+    vb.attributeCount = 3;
+    vb.attributes = va;
+    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
+    t.format = fmt;
+    t.blend = blend;
+    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
+    f.module = fs;
+    f.targetCount = 1;
+    f.targets = &t;
+    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
+    pd.vertex.module = vs;
+    pd.vertex.bufferCount = 1;
+    pd.vertex.buffers = &vb;
+    pd.fragment = &f;
+    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
+    if (vs) wgpuShaderModuleRelease(vs);
+    if (fs) wgpuShaderModuleRelease(fs);
+    return p;
+}
+
+/* The n vertices drawn over pattern() (loaded, not cleared) into a fresh S x S target of fmt,
+ * scissored to (1, 3, 29, 27) when scissor; img gets the bytes. */
+static bool render(WGPUDevice d, WGPUTextureFormat fmt, const WGPUBlendState *blend, const svtx_t *v, uint32_t n,
+                   bool scissor, uint8_t *img, uint32_t W, uint32_t H)
+{
+    uint32_t bpp = fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    static uint8_t bg[WMAX * WMAX * 4];
+    WGPUTexture rt = t_texture(d, fmt, W, H, 1, 1, 1,
+                               WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst);
+    pattern_wh(bg, bpp, W, H);
+    WGPUTexelCopyTextureInfo wi = t_tex_info(rt, 0, 0, 0, 0);
+    WGPUTexelCopyBufferLayout bl = { 0, W * bpp, H };
+    WGPUExtent3D sz = t_extent(W, H, 1);
+    wgpuQueueWriteTexture(eg_test_queue(), &wi, bg, W * H * bpp, &bl, &sz);
+    WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
+    WGPURenderPipeline p = sdf_pipeline(d, fmt, blend);
+    WGPUBuffer vb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, n * sizeof v[0]);
+    wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, n * sizeof v[0]);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = rv;
+    c.loadOp = WGPULoadOp_Load;
+    c.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDescriptor pd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    pd.colorAttachmentCount = 1;
+    pd.colorAttachments = &c;
+    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &pd);
+    wgpuRenderPassEncoderSetPipeline(rp, p);
+    if (scissor) wgpuRenderPassEncoderSetScissorRect(rp, 1, 3, 28, 24);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, n * sizeof v[0]);
+    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(rp);
+    wgpuRenderPassEncoderRelease(rp);
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * H);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(rt, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, H);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    bool ok = true;
+    for (uint32_t y = 0; y < H && ok; y++) ok = t_readback(d, rb, (uint64_t)y * 256u, W * bpp, img + y * W * bpp);
+    wgpuBufferRelease(rb);
+    wgpuBufferRelease(vb);
+    wgpuRenderPipelineRelease(p);
+    wgpuTextureViewRelease(rv);
+    wgpuTextureRelease(rt);
+    return ok;
+}
+
+/* The SDF rounded rectangle (tests/shaders/span_sdf.frag: constant inside and outside, a 1 px
+ * ramp between) over a quad at fractional positions and over one slanted triangle, on a
+ * patterned target, 3 formats x 2 blends x 2 alphas (alpha 255 premultiplied: the fill), with
+ * and without a scissor: the same bytes with the fast paths on and off, and regions really
+ * were proved (the worker's region counter moved). */
+EG_TEST(soft_fill, regions_match_general_path)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    static const WGPUBlendState straight = {
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+        { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+    static uint8_t fast[S * S * 4], slow[S * S * 4];
+    uint32_t bad = 0, unused = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t b = 0; b < 2u; b++)
+            for (uint32_t a = 0; a < 2u; a++)
+                for (uint32_t k = 0; k < 2u; k++) {
+                    uint8_t al = a ? 255 : 170;
+                    svtx_t v[6] = { vtx(0.6f, 1.3f, 0, 0, al), vtx(31.3f, 1.3f, 1, 0, al), vtx(0.6f, 30.8f, 0, 1, al),
+                                    vtx(31.3f, 1.3f, 1, 0, al), vtx(31.3f, 30.8f, 1, 1, al), vtx(0.6f, 30.8f, 0, 1, al) };
+                    if (k) {   /* one slanted triangle, vertices outside the target */
+                        v[0] = vtx(-3.1f, 2.2f, 0, 0, al);
+                        v[1] = vtx(35.5f, 9.7f, 1.2f, 0.3f, al);
+                        v[2] = vtx(7.4f, 33.9f, 0.2f, 1.1f, al);
+                    }
+                    uint32_t n = k ? 3u : 6u, bpp = f == 2u ? 2u : 4u;
+                    eg_soft_set_threads(1);   /* every triangle on the submitting thread's worker */
+                    uint32_t before = eg_soft_worker_main.region_blocks;
+                    bool ok = render(d, fmts[f], b ? &straight : &premul, v, n, (f + b + a + k) & 1u, fast, S, S);
+                    if (eg_soft_worker_main.region_blocks == before) unused++;
+                    eg_soft_raster_fast_paths = false;
+                    ok = ok && render(d, fmts[f], b ? &straight : &premul, v, n, (f + b + a + k) & 1u, slow, S, S);
+                    eg_soft_raster_fast_paths = true;
+                    eg_soft_set_threads(0);
+                    if ((!ok || memcmp(fast, slow, (size_t)S * S * bpp) != 0) && bad++ < 4u)
+                        eg_test_printf("    format %u blend %u alpha %u shape %u differs\n", f, b, a, k);
+                }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(unused, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The SDF rounded rectangle over quads filling 48x24 and 24x48 targets: the middle 16 px column
+ * (row) of regions lies on the top and bottom (left and right) sides of the walked rectangle
+ * only, so failed regions there are cut into 4 px rows (columns) and the side-region skip
+ * (soft_raster.c walk_regions) applies; corners still take quarters. Same bytes with the fast
+ * paths on and off, every format. */
+EG_TEST(soft_fill, strips_match_general_path)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    static uint8_t fast[WMAX * WMAX * 4], slow[WMAX * WMAX * 4];
+    uint32_t bad = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t o = 0; o < 2u; o++) {
+            uint32_t W = o ? 24u : 48u, H = o ? 48u : 24u, bpp = f == 2u ? 2u : 4u;
+            /* vtx() maps 0..32 to the target's width and height: sx, sy = one target pixel */
+            float sx = 32.0f / (float)W, sy = 32.0f / (float)H;
+            svtx_t v[6] = { vtx(0.3f * sx, 0.6f * sy, 0, 0, 170), vtx((32.0f - 0.4f * sx), 0.6f * sy, 1, 0, 170),
+                            vtx(0.3f * sx, (32.0f - 0.8f * sy), 0, 1, 170), vtx((32.0f - 0.4f * sx), 0.6f * sy, 1, 0, 170),
+                            vtx((32.0f - 0.4f * sx), (32.0f - 0.8f * sy), 1, 1, 170), vtx(0.3f * sx, (32.0f - 0.8f * sy), 0, 1, 170) };
+            eg_soft_set_threads(1);
+            bool ok = render(d, fmts[f], &premul, v, 6, false, fast, W, H);
+            eg_soft_raster_fast_paths = false;
+            ok = ok && render(d, fmts[f], &premul, v, 6, false, slow, W, H);
+            eg_soft_raster_fast_paths = true;
+            eg_soft_set_threads(0);
+            if ((!ok || memcmp(fast, slow, (size_t)W * H * bpp) != 0) && bad++ < 4u)
+                eg_test_printf("    format %u target %ux%u differs\n", f, W, H);
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+#endif /* EMGPU_HAL_SOFT */
