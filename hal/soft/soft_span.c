@@ -485,6 +485,8 @@ static void shade_comp(const eg_soft_span_pipe_t *sp, uint32_t c, const eg_soft_
     else for (uint32_t i = 0; i < n4; i++) out->f[i] = t->f[i] * m.f[i];
 }
 
+int64_t eg_soft_span_rowc_min_fused = ROWC_MIN_PX_FUSED;
+
 bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
@@ -534,11 +536,15 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     const eg_soft_target_t *tg = &fb->color[0];
     /* a triangle of fixed values has constant rows of any length, proved without bounds */
     eg_soft_span_fixed(sp, &k, NULL);
-    int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : ROWC_MIN_PX;
-    bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
     /* fused rows: copy classes, and R8 glyph coverage with nearest sampling */
     bool r8 = prepared && !s2.linear && s2.format == WGPUTextureFormat_R8Unorm;
-    if (eg_soft_span_fused_width != 1u && (sp->cls.tex ? r8 && sp->fused[0][FZ_MODES_TEX] : sp->fused[0][0] != NULL)) {
+    bool fused = eg_soft_span_fused_width != 1u && (sp->cls.tex ? r8 && sp->fused[0][FZ_MODES_TEX] : sp->fused[0][0] != NULL);
+    /* A row's constant-code proof costs about what the fused kernel spends on 100-150 px (the
+     * chunk loop: on 16 px): shorter rows, such as a big triangle's rows cut by 64 px tiles,
+     * are cheaper computed. Both give the same bytes. */
+    int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : fused ? eg_soft_span_rowc_min_fused : ROWC_MIN_PX;
+    bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
+    if (fused) {
         span_fill_t c;
         c.f = f;
         eg_soft_span_fused_tri(sp, &k, sp->cls.tex ? &s2 : NULL, &c);

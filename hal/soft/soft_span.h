@@ -64,6 +64,9 @@ struct eg_soft_span_pipe;
 extern uint32_t eg_soft_span_fused_width;
 /** The fused-row widths this build and CPU run: 4 | 8 with AVX2, 4, or 0 (EMGPU_SOFT_SIMD 0). */
 uint32_t eg_soft_span_fused_widths(void);
+/** Test hook (soft_span.c): shortest row a fused triangle tries the constant-row proof on
+ *  (ROWC_MIN_PX_FUSED, 128 px; the chunk loop uses 16). */
+extern int64_t eg_soft_span_rowc_min_fused;
 
 /** soft_span.c: classifies the pipeline; sets r->span (soft heap) when it qualifies. Returns
  *  OUT_OF_MEMORY only when the heap is exhausted (the pipeline then fails like any other). */

@@ -11,6 +11,7 @@
 #define ROWC_BGRA8    2u
 #define ROWC_565      3u
 #define ROWC_MIN_PX   16           /* shorter rows: the proof costs more than the chunk */
+#define ROWC_MIN_PX_FUSED 128      /* the same for the fused kernels (measured: UI row 2 at 64 px tiles) */
 #define ROWC_MAX_MISSES 4u         /* failed row proofs in a row before a triangle stops trying */
 
 typedef struct eg_soft_span_pipe eg_soft_span_pipe_t;
