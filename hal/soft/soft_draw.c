@@ -41,7 +41,9 @@ typedef struct batch {
 
 /* ---- vertex shading ---- */
 
-static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid, uint32_t instance)
+/* Attribute-major: the buffer, stride and step mode are looked up once per attribute and
+ * lane group, not per lane. */
+static void fetch_attribs(const batch_t *b, uint32_t base, uint32_t n)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
     const eg_render_pipeline_t *rp = rs->rp;
@@ -49,12 +51,16 @@ static void fetch_attribs(const batch_t *b, uint32_t lane, uint32_t vid, uint32_
         const eg_soft_attrib_t *a = &rs->attribs[i];
         const eg_vertex_buffer_t *vb = &rp->vertex_buffers[a->slot];
         const eg_soft_vbuf_t *buf = &b->ps->vbuf[a->slot];
-        uint32_t el = vb->step_mode == WGPUVertexStepMode_Instance ? instance : vid;
-        uint64_t off = (uint64_t)el * vb->stride_B + a->offset_B;
-        uint32_t v[4] = { 0, 0, 0, 0x3F800000u };
-        /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
-        if (buf->mem && off + a->size_B <= buf->size_B) a->fetch(buf->mem + off, v);
-        for (uint32_t c = 0; c < 4; c++) vs_in[a->location].c[c].u[lane] = v[c];
+        const uint32_t *el = vb->step_mode == WGPUVertexStepMode_Instance ? &slot_inst[base] : &slot_vid[base];
+        uint64_t stride_B = vb->stride_B;
+        eg_soft_vec4_t *dst = &vs_in[a->location];
+        for (uint32_t l = 0; l < n; l++) {
+            uint64_t off = el[l] * stride_B + a->offset_B;
+            uint32_t v[4] = { 0, 0, 0, 0x3F800000u };
+            /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
+            if (buf->mem && off + a->size_B <= buf->size_B) a->fetch(buf->mem + off, v);
+            for (uint32_t c = 0; c < 4; c++) dst->c[c].u[l] = v[c];
+        }
     }
 }
 
@@ -73,17 +79,19 @@ static void shade_vertices(const batch_t *b)
             if (zero_mask >> l & 1u) eg_memset(&vs_out[l], 0, sizeof vs_out[l]);
         inv.in = vs_in;
         inv.out = vs_out;
+        fetch_attribs(b, base, n);
         for (uint32_t l = 0; l < n; l++) {
-            fetch_attribs(b, l, slot_vid[base + l], slot_inst[base + l]);
             inv.vertex_index.u[l] = slot_vid[base + l];
             inv.instance_index.u[l] = slot_inst[base + l];
         }
         inv.active = (eg_soft_mask_t)((1u << n) - 1u);
         eg_soft_program_run(rs->vs, &b->ps->bound, &inv);
-        for (uint32_t l = 0; l < n; l++) {
-            eg_soft_vtx_t *v = &vstore[base + l];
-            for (uint32_t c = 0; c < 4; c++) v->pos[c] = inv.position.c[c].f[l];
-            for (uint32_t j = 0; j < rs->nvary; j++) v->var[j] = vs_out[rs->vary_loc[j]].c[rs->vary_comp[j]].f[l];
+        for (uint32_t l = 0; l < n; l++)
+            for (uint32_t c = 0; c < 4; c++) vstore[base + l].pos[c] = inv.position.c[c].f[l];
+        /* varying-major: the (location, component) lookup once per varying, not per lane */
+        for (uint32_t j = 0; j < rs->nvary; j++) {
+            const float *src = vs_out[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
+            for (uint32_t l = 0; l < n; l++) vstore[base + l].var[j] = src[l];
         }
     }
 }
@@ -229,13 +237,26 @@ static bool bad_pos(const eg_soft_vtx_t *v)
 
 _Static_assert(EG_ARRAY_LEN(((batch_t *)0)->planes) < 8, "clip plane bits below CODE_BAD");
 
+/* The outcodes of setup_planes's planes with their zero coefficients left out: for a finite
+ * position each dropped term is a signed zero, which changes at most the sign of a zero sum,
+ * never the `< 0` test (the generic plane_dist loop was ~30 % of the front end). */
+static uint32_t outcode(const batch_t *b, const float *pos)
+{
+    const float (*p)[5] = b->planes;
+    float x = pos[0], y = pos[1], z = pos[2], w = pos[3];
+    uint32_t code = (uint32_t)(p[0][0] * x + p[0][3] * w < 0.0f) | (uint32_t)(p[1][0] * x + p[1][3] * w < 0.0f) << 1 |
+                    (uint32_t)(p[2][1] * y + p[2][3] * w < 0.0f) << 2 | (uint32_t)(p[3][1] * y + p[3][3] * w < 0.0f) << 3 |
+                    (uint32_t)(w + p[4][4] < 0.0f) << 4;
+    if (b->nplanes > 5) code |= (uint32_t)(z < 0.0f) << 5 | (uint32_t)(p[6][2] * z + p[6][3] * w < 0.0f) << 6;
+    return code;
+}
+
 static void classify_slots(const batch_t *b)
 {
     for (uint32_t i = 0; i < b->nslots; i++) {
         const eg_soft_vtx_t *v = &vstore[i];
         uint32_t code = bad_pos(v) ? CODE_BAD : 0u;
-        if (!code && b->verts_per_prim == 3)
-            for (uint32_t p = 0; p < b->nplanes; p++) code |= (uint32_t)(plane_dist(b->planes[p], v->pos) < 0.0f) << p;
+        if (!code && b->verts_per_prim == 3) code = outcode(b, v->pos);
         slot_code[i] = (uint8_t)code;
         if (!code && b->verts_per_prim == 3)
             to_window(b->ps, v, &slot_win[i][0], &slot_win[i][1], &slot_win[i][2], &slot_win[i][3]);
@@ -320,6 +341,7 @@ static void setup_planes(batch_t *b)
     float hw = ps->vp_w * 0.5f, hh = ps->vp_h * 0.5f, g = EG_SOFT_GUARD_PX;
     uint32_t n = 0;
     float (*p)[5] = b->planes;
+    /* outcode() hard-codes which coefficients below are zero: keep the two in step. */
     /* x_window >= -g, x_window <= g, y likewise, multiplied out by w > 0. */
     p[n][0] = hw;  p[n][1] = 0; p[n][2] = 0; p[n][3] = ps->vp_x + hw + g;  p[n++][4] = 0;
     p[n][0] = -hw; p[n][1] = 0; p[n][2] = 0; p[n][3] = g - ps->vp_x - hw;  p[n++][4] = 0;

@@ -52,10 +52,12 @@ static eg_soft_mask_t compare_mask(uint32_t compare, const float *a, const float
 #define DEPTH_VEC 1
 /* depth_only for one sample of 4-byte depth (depth32float, depth24plus) with a less or
  * less-equal compare, a row of 4 lanes per vector: the same clamp and compare per lane, covered
- * rows loaded and stored whole, partial rows lane by lane (they may end past the texture's
- * width). Returns the new coverage. */
+ * rows loaded and stored whole. Partial rows too when the block's 4 columns lie inside the row
+ * (fits): uncovered lanes get back the bytes just read (the block is this worker's alone: tiles
+ * are multiples of 4 pixels), else lane by lane (they may end past the texture's width).
+ * Returns the new coverage. */
 static EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows(uint8_t *blk, size_t pitch, const float zc[EG_SOFT_LANES], float off,
-                                                    float lo, float hi, eg_soft_mask_t cov, bool dw, bool le)
+                                                    float lo, float hi, eg_soft_mask_t cov, bool dw, bool le, bool fits)
 {
     const vf_t voff = { off, off, off, off }, vlo = { lo, lo, lo, lo }, vhi = { hi, hi, hi, hi };
     eg_soft_mask_t out = 0;
@@ -71,7 +73,7 @@ static EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows(uint8_t *blk, size_t pitch, 
         __builtin_memcpy(&uv, &v, 16); __builtin_memcpy(&ulo, &vlo, 16); __builtin_memcpy(&uhi, &vhi, 16);
         uv = (ulo & mlo) | (((uhi & mhi) | (uv & ~mhi)) & ~mlo);
         __builtin_memcpy(&v, &uv, 16);
-        if (m == 15u) {
+        if (m == 15u || fits) {
             VLOAD(st, blk);
         } else {
             float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
@@ -88,6 +90,14 @@ static EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows(uint8_t *blk, size_t pitch, 
         out |= pm << (4u * r);
         if (!dw || !pm) continue;
         if (pm == 15u) { VSTORE(blk, v); continue; }
+        if (fits) {   /* v where pm, else the stored bits, bitwise */
+            const vu_t bit = { 1u, 2u, 4u, 8u };
+            vu_t keep = (vu_t)((bit & pm) != 0u), us;
+            __builtin_memcpy(&uv, &v, 16); __builtin_memcpy(&us, &st, 16);
+            uv = (uv & keep) | (us & ~keep);
+            VSTORE(blk, uv);
+            continue;
+        }
         float z[4];
         VSTORE(z, v);
         for (uint32_t l = 0; l < 4u; l++)
@@ -114,12 +124,13 @@ static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const 
         float off = f->dzdx * (float)(f->sx[s] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[s] - 128) * (1.0f / 256.0f);
 #if DEPTH_VEC
         if (d->elem_B == 4u && !d16 && eg_soft_raster_fast_paths) {
+            bool fits = (size_t)bx * 4u + 16u <= d->row_pitch_B;
             if (rs->depth_compare == WGPUCompareFunction_Less) {
-                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, false);
+                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, false, fits);
                 continue;
             }
             if (rs->depth_compare == WGPUCompareFunction_LessEqual) {
-                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, true);
+                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, true, fits);
                 continue;
             }
         }
@@ -233,6 +244,32 @@ static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary
     float d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
     float d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2, d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
     float iw0 = f->t->invw[0], iw1 = f->t->invw[1], iw2 = f->t->invw[2];
+#if DEPTH_VEC
+    /* by rows of 4 lanes: e + lane_fx * dx is the same in every row, lane_fy * dy the same in
+     * every lane of a row, so each is computed once (the same values; the sums keep their order) */
+    const vf_t fx = { 0.0f, 1.0f, 2.0f, 3.0f };
+    const vf_t vd1x = { d1x, d1x, d1x, d1x }, vd2x = { d2x, d2x, d2x, d2x };
+    const vf_t c1 = (vf_t){ e1, e1, e1, e1 } + fx * vd1x, c2 = (vf_t){ e2, e2, e2, e2 } + fx * vd2x;
+    const vf_t one = { 1.0f, 1.0f, 1.0f, 1.0f };
+    const vf_t v0 = { iw0, iw0, iw0, iw0 }, v1 = { iw1, iw1, iw1, iw1 }, v2 = { iw2, iw2, iw2, iw2 };
+    VM_UNROLL_ for (uint32_t r = 0; r < 4u; r++) {
+        float fy = (float)r, y1 = fy * d1y, y2 = fy * d2y;
+        vf_t l1 = c1 + (vf_t){ y1, y1, y1, y1 }, l2 = c2 + (vf_t){ y2, y2, y2, y2 };
+        VSTORE(b->l[0] + 4u * r, l1);
+        VSTORE(b->l[1] + 4u * r, l2);
+        if (!persp) continue;   /* nothing reads p or w1 (shade) */
+        vf_t l0 = one - l1 - l2;
+        vf_t q0 = l0 * v0, q1 = l1 * v1, q2 = l2 * v2;
+        vf_t w1 = q0 + q1 + q2;
+        vf_t rw = one / w1;   /* w > 0 after clipping; only far helper lanes can see 0 */
+        q1 = q1 * rw;
+        q2 = q2 * rw;
+        VSTORE(b->p[0] + 4u * r, q1);
+        VSTORE(b->p[1] + 4u * r, q2);
+        VSTORE(b->w1 + 4u * r, w1);
+    }
+    return;
+#endif
     if (!persp) {   /* nothing reads p or w1 (shade) */
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
             b->l[0][l] = e1 + lane_fx[l] * d1x + lane_fy[l] * d1y;
@@ -270,6 +307,34 @@ static bool persp_finite(const bary_t *b)
     return bad == 0u;
 }
 
+/* dst[l] = a0 + w0[l] d1 + w1[l] d2 (+ bias): the same per-lane operations in the same order as
+ * the scalar loop, 4 lanes per vector and unrolled (GCC -O2 vectorises the loop but leaves it
+ * rolled). */
+static EG_ALWAYS_INLINE void lerp_lanes(float *dst, const float *w0, const float *w1, float a0, float d1, float d2,
+                                        bool biased, float bias)
+{
+#if DEPTH_VEC
+    const vf_t va = { a0, a0, a0, a0 }, v1 = { d1, d1, d1, d1 }, v2 = { d2, d2, d2, d2 };
+    const vf_t vb = { bias, bias, bias, bias };
+    VM_UNROLL_ for (uint32_t k = 0; k < EG_SOFT_LANES; k += 4u) {
+        vf_t x, y;
+        VLOAD(x, w0 + k);
+        VLOAD(y, w1 + k);
+        x = x * v1;
+        x = va + x;
+        y = y * v2;
+        x = x + y;
+        if (biased) x = x + vb;
+        VSTORE(dst + k, x);
+    }
+#else
+    if (biased)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0 + w0[l] * d1 + w1[l] * d2 + bias;
+    else
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0 + w0[l] * d1 + w1[l] * d2;
+#endif
+}
+
 /* Also records in w->in_uniform the input slots whose 16 lanes hold the same bits: flat inputs,
  * and inputs equal at the three vertices (a0 != 0 finite) with finite weights in every lane
  * (linear weights always are; perspective ones are checked): a0 + w1 * 0 + w2 * 0 adds two
@@ -297,7 +362,7 @@ static void interpolate(const eg_soft_frag_t *f, const bary_t *b)
             uni |= slot;
             continue;
         }
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0 + w[0][l] * d1 + w[1][l] * d2;
+        lerp_lanes(dst, w[0], w[1], a0, d1, d2, false, 0.0f);
     }
     f->w->in_uniform = uni;
 }
@@ -380,7 +445,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         barycentrics(f, bx, by, &b, persp);
     float zc[EG_SOFT_LANES], zd1 = f->z[1] - f->z[0], zd2 = f->z[2] - f->z[0];
     if (need_z)
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = f->z[0] + b.l[0][l] * zd1 + b.l[1][l] * zd2 + f->bias;
+        lerp_lanes(zc, b.l[0], b.l[1], f->z[0], zd1, zd2, true, f->bias);
     if (rs->early_z) {
         ds_test(f, bx, by, zc, cov);
         pix = 0;

@@ -372,26 +372,30 @@ static float lcg_f(uint32_t *s, float lo, float hi) { return lo + (hi - lo) * (f
  * of its lane loop (eg_soft_raster_fast_paths off): 40 triangles with random corners (partial
  * blocks, odd masks) and per-vertex z beyond the viewport's [0.25, 0.75] (the clamp), over
  * stored depths that include NaN (fails every compare), -0 and +0, on a 6 px wide target whose
- * right blocks end past the width (those columns must stay untouched: 2.0). */
+ * right blocks end past the width (those columns must stay untouched: 2.0). Modes 4-7: rows of
+ * exactly 6 depths (24 B pitch), so the right blocks' rows end past the row itself and take the
+ * lane loop; modes 0-3 (32 B pitch) load and store whole rows everywhere. */
 EG_TEST(soft_raster, depth32_rows_equal_lane_loop)
 {
     static ds_fixture_t a, b;
     static const uint32_t cmp[2] = { WGPUCompareFunction_Less, WGPUCompareFunction_LessEqual };
     bool saved = eg_soft_raster_fast_paths;
-    for (uint32_t mode = 0; mode < 4u; mode++) {
+    for (uint32_t mode = 0; mode < 8u; mode++) {
         ds_fixture_t *fx[2] = { &a, &b };
+        uint32_t wq = mode & 4u ? 6u : 8u;   /* depths per row */
         for (uint32_t k = 0; k < 2u; k++) {
             ds_init(fx[k], 1);
             fx[k]->fb.width_px = 6;
+            fx[k]->fb.depth.row_pitch_B = wq * 4u;
             fx[k]->ps.sc_x1 = 6;
             fx[k]->ps.vp_min_z = 0.25f;
             fx[k]->ps.vp_max_z = 0.75f;
             fx[k]->rs.depth_compare = cmp[mode & 1u];
-            fx[k]->rs.depth_write = mode < 2u;
+            fx[k]->rs.depth_write = (mode & 3u) < 2u;
             for (uint32_t i = 0; i < 64u; i++) {
-                uint32_t x = i & 7u, y = i >> 3;
+                uint32_t x = i % wq, y = i / wq;
                 union { uint32_t u; float f; } nan = { 0x7fc00000u };
-                fx[k]->depth[i] = x >= 6u ? 2.0f : (x + y) % 7u == 3u ? nan.f : (x + y) % 7u == 5u ? -0.0f
+                fx[k]->depth[i] = x >= 6u || y >= 8u ? 2.0f : (x + y) % 7u == 3u ? nan.f : (x + y) % 7u == 5u ? -0.0f
                                 : (x + y) % 7u == 6u ? 0.0f : 0.2f + 0.07f * (float)((x * 3u + y) % 9u);
             }
         }
@@ -410,10 +414,11 @@ EG_TEST(soft_raster, depth32_rows_equal_lane_loop)
         EG_EXPECT(eg_memcmp(a.depth, b.depth, sizeof a.depth) == 0);
         uint32_t changed = 0;
         for (uint32_t i = 0; i < 64u; i++) {
-            if ((i & 7u) >= 6u) EG_EXPECT(a.depth[i] == 2.0f);
-            else if (mode < 2u) changed += a.depth[i] >= 0.25f && a.depth[i] <= 0.75f && a.depth[i] != 0.2f + 0.07f * (float)(((i & 7u) * 3u + (i >> 3)) % 9u);
+            uint32_t x = i % wq, y = i / wq;
+            if (x >= 6u || y >= 8u) EG_EXPECT(a.depth[i] == 2.0f);
+            else if ((mode & 3u) < 2u) changed += a.depth[i] >= 0.25f && a.depth[i] <= 0.75f && a.depth[i] != 0.2f + 0.07f * (float)((x * 3u + y) % 9u);
         }
-        if (mode < 2u) EG_EXPECT(changed > 4u);   /* the triangles did write */
+        if ((mode & 3u) < 2u) EG_EXPECT(changed > 4u);   /* the triangles did write */
     }
     eg_soft_raster_fast_paths = saved;
 }
