@@ -88,34 +88,41 @@ static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
  * modf(2.75) = (0.75, 2), modf(-1.5) = (-0.5, -1) (GLSL.std.450 Modf: whole part truncated, both
  * with x's sign); frexp(0.375) = 0.75 * 2^-1, frexp(10) = 0.625 * 2^4 (fraction in [0.5, 1)).
  * All results are exact in binary, so they are compared bit for bit. */
-EG_TEST(shader_lowering, carry_mul_modf_frexp)
+/* Runs lower_wide.comp over `in` (its In block, 32 bytes) and reads its Out block (24 words). */
+static bool run_wide(WGPUDevice d, const void *in, uint32_t in_B, uint32_t out[24])
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    struct { uint32_t a[2], b[2]; float x[4]; } in = { { 0xFFFFFFF0u, 7 }, { 0x20, 9 }, { 2.75f, -1.5f, 0.375f, 10.0f } };
     static uint32_t zero[24];
-    WGPUBuffer ib = data_buffer(d, &in, sizeof in), ob = data_buffer(d, zero, sizeof zero);
+    WGPUBuffer ib = data_buffer(d, in, in_B), ob = data_buffer(d, zero, sizeof zero);
     WGPUShaderModule m = named_module(d, "lower_wide.comp");
     run_t r = { .entries = 2 };
     r.le[0] = (WGPUBindGroupLayoutEntry)WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
     r.le[1] = (WGPUBindGroupLayoutEntry)WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
     r.le[0].buffer.type = WGPUBufferBindingType_ReadOnlyStorage;
     r.le[1].buffer.type = WGPUBufferBindingType_Storage;
-    r.be[0] = (WGPUBindGroupEntry)WGPU_BIND_GROUP_ENTRY_INIT; r.be[0].buffer = ib; r.be[0].size = sizeof in;
+    r.be[0] = (WGPUBindGroupEntry)WGPU_BIND_GROUP_ENTRY_INIT; r.be[0].buffer = ib; r.be[0].size = in_B;
     r.be[1] = (WGPUBindGroupEntry)WGPU_BIND_GROUP_ENTRY_INIT; r.be[1].buffer = ob; r.be[1].size = sizeof zero;
-    EG_EXPECT(m != NULL && dispatch(d, m, &r));
-    EG_EXPECT_NO_ERROR();
+    bool ok = m != NULL && dispatch(d, m, &r);
+    memset(out, 0xAB, 24u * 4u);
+    ok = ok && t_readback(d, ob, 0, 24u * 4u, out);
+    if (m) wgpuShaderModuleRelease(m);
+    wgpuBufferRelease(ib);
+    wgpuBufferRelease(ob);
+    return ok;
+}
+
+EG_TEST(shader_lowering, carry_mul_modf_frexp)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    struct { uint32_t a[2], b[2]; float x[4]; } in = { { 0xFFFFFFF0u, 7 }, { 0x20, 9 }, { 2.75f, -1.5f, 0.375f, 10.0f } };
     static uint32_t out[24];
-    memset(out, 0xAB, sizeof out);
-    EG_EXPECT(t_readback(d, ob, 0, sizeof out, out));
+    EG_EXPECT(run_wide(d, &in, sizeof in, out));
+    EG_EXPECT_NO_ERROR();
     static const uint32_t want_u[16] = { 0x10, 16, 1, 0, 0xFFFFFFD0u, 0xFFFFFFFEu, 0, 1,
                                           0xFFFFFE00u, 63, 0x1F, 0, 0xFFFFFE00u, 63, 0xFFFFFFFFu, 0 };
     for (uint32_t i = 0; i < 16; i++) EG_EXPECT_EQ_U(out[i], want_u[i]);
     const uint32_t want_f[8] = { f2u(0.75f), f2u(-0.5f), f2u(2.0f), f2u(-1.0f), f2u(0.75f), f2u(0.625f), f2u(-1.0f), f2u(4.0f) };
     for (uint32_t i = 0; i < 8; i++) EG_EXPECT_EQ_U(out[16 + i], want_f[i]);
-    if (m) wgpuShaderModuleRelease(m);
-    wgpuBufferRelease(ib);
-    wgpuBufferRelease(ob);
     eg_test_device_release();
 }
 
@@ -136,27 +143,12 @@ EG_TEST(shader_lowering, frexp_denormals)
     if (!d) EG_SKIP("soft backend not compiled in");
     struct { uint32_t a[2], b[2]; uint32_t x[4]; } in = { { 1, 2 }, { 3, 4 },
                                                           { f2u(2.75f), f2u(-1.5f), 0x00000001u, 0x80000003u } };
-    static uint32_t zero[24];
-    WGPUBuffer ib = data_buffer(d, &in, sizeof in), ob = data_buffer(d, zero, sizeof zero);
-    WGPUShaderModule m = named_module(d, "lower_wide.comp");
-    run_t r = { .entries = 2 };
-    r.le[0] = (WGPUBindGroupLayoutEntry)WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
-    r.le[1] = (WGPUBindGroupLayoutEntry)WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
-    r.le[0].buffer.type = WGPUBufferBindingType_ReadOnlyStorage;
-    r.le[1].buffer.type = WGPUBufferBindingType_Storage;
-    r.be[0] = (WGPUBindGroupEntry)WGPU_BIND_GROUP_ENTRY_INIT; r.be[0].buffer = ib; r.be[0].size = sizeof in;
-    r.be[1] = (WGPUBindGroupEntry)WGPU_BIND_GROUP_ENTRY_INIT; r.be[1].buffer = ob; r.be[1].size = sizeof zero;
-    EG_EXPECT(m != NULL && dispatch(d, m, &r));
-    EG_EXPECT_NO_ERROR();
     static uint32_t out[24];
-    memset(out, 0xAB, sizeof out);
-    EG_EXPECT(t_readback(d, ob, 0, sizeof out, out));
+    EG_EXPECT(run_wide(d, &in, sizeof in, out));
+    EG_EXPECT_NO_ERROR();
     /* o.f[1] = (m.x, m.y, e.x, e.y) at words 20..23 */
     bool mesa = strcmp(eg_test_backend(), "vulkan") == 0 || strcmp(eg_test_backend(), "gles") == 0;
     if (mesa && out[20] == 0x3f000001u && out[22] == f2u(-126.0f)) {   /* 2^-149 read as 0.5000001 * 2^-126 */
-        if (m) wgpuShaderModuleRelease(m);
-        wgpuBufferRelease(ib);
-        wgpuBufferRelease(ob);
         eg_test_device_release();
         EG_NOT_APPLICABLE("the driver's frexp reads a subnormal's exponent bits as if it were normal (Mesa "
                           "lavapipe/llvmpipe); emgpu passes Frexp through to it");
@@ -165,9 +157,6 @@ EG_TEST(shader_lowering, frexp_denormals)
         eg_test_printf("    frexp: 0x%08x 0x%08x, exponents 0x%08x 0x%08x\n", out[20], out[21], out[22], out[23]);
     EG_EXPECT(frexp_ok(out[20], out[22], 0x3f000000u, -148.0f));
     EG_EXPECT(frexp_ok(out[21], out[23], 0xbf400000u, -147.0f));
-    if (m) wgpuShaderModuleRelease(m);
-    wgpuBufferRelease(ib);
-    wgpuBufferRelease(ob);
     eg_test_device_release();
 }
 

@@ -95,29 +95,31 @@ static bool run_one_buffer(WGPUDevice d, const char *name, uint32_t out[4])
     return ok;
 }
 
-/* limits_calls.comp: o.v[0] = f1(0) where f_k(x) = f_{k+1}(x) + k and f20(x) = x + 20: the sum
- * 1 + ... + 20 = 210. */
-EG_TEST(limits, compute_calls_nested_20_deep)
+/* Runs `module` (one 16-byte storage buffer, zeros) and checks its 4 words against want. */
+static void expect_words(const char *module, const uint32_t want[4])
 {
     WGPUDevice d = eg_test_device("soft");
     if (!d) EG_SKIP("soft backend not compiled in");
     uint32_t out[4] = { 0, 0, 0, 0 };
-    EG_EXPECT(run_one_buffer(d, "limits_calls.comp", out));
+    EG_EXPECT(run_one_buffer(d, module, out));
     EG_EXPECT_NO_ERROR();
-    EG_EXPECT_EQ_U(out[0], 210u);
+    for (uint32_t i = 0; i < 4; i++) EG_EXPECT_EQ_U(out[i], want[i]);
     eg_test_device_release();
+}
+
+/* limits_calls.comp: o.v[0] = f1(0) where f_k(x) = f_{k+1}(x) + k and f20(x) = x + 20: the sum
+ * 1 + ... + 20 = 210. */
+EG_TEST(limits, compute_calls_nested_20_deep)
+{
+    static const uint32_t want[4] = { 210u, 0, 0, 0 };
+    expect_words("limits_calls.comp", want);
 }
 
 /* limits_args.comp: o.v[1] = wide(1, ..., 18) = sum of k * k for k = 1..18 = 2109. */
 EG_TEST(limits, compute_call_with_18_arguments)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    uint32_t out[4] = { 0, 0, 0, 0 };
-    EG_EXPECT(run_one_buffer(d, "limits_args.comp", out));
-    EG_EXPECT_NO_ERROR();
-    EG_EXPECT_EQ_U(out[1], 2109u);
-    eg_test_device_release();
+    static const uint32_t want[4] = { 0, 2109u, 0, 0 };
+    expect_words("limits_args.comp", want);
 }
 
 /* vm_switch_phi.comp.spvasm: OpPhi in switch targets (the merge block as the default target,
@@ -125,16 +127,8 @@ EG_TEST(limits, compute_call_with_18_arguments)
  * default), 20, 30, 5 + 35 = 40. */
 EG_TEST(limits, compute_phi_in_switch_targets)
 {
-    WGPUDevice d = eg_test_device("soft");
-    if (!d) EG_SKIP("soft backend not compiled in");
-    uint32_t out[4] = { 0, 0, 0, 0 };
-    EG_EXPECT(run_one_buffer(d, "vm_switch_phi.comp", out));
-    EG_EXPECT_NO_ERROR();
-    EG_EXPECT_EQ_U(out[0], 10u);
-    EG_EXPECT_EQ_U(out[1], 20u);
-    EG_EXPECT_EQ_U(out[2], 30u);
-    EG_EXPECT_EQ_U(out[3], 40u);
-    eg_test_device_release();
+    static const uint32_t want[4] = { 10u, 20u, 30u, 40u };
+    expect_words("vm_switch_phi.comp", want);
 }
 
 /* limits_local_oob.comp with index 5 into arrays of 4 (workgroup, private, function): the arrays
