@@ -262,12 +262,6 @@ typedef struct rwalk {
     const walk_t *k;
     eg_soft_cfill_t cf;            /* blend state of the last proved value, row spans */
     eg_soft_const_tri_t ct;        /* the proof's per-triangle part */
-    /* The pipeline without the per-block proof (fs_const NULL), for blocks of failed parts:
-     * their bounded proof has just failed, the exact one then holds for few of them (29% on
-     * the UI bench: 2 k instructions for each, 2.4 k saved per success); without it, shade()
-     * runs the VM, whose bytes the proof reproduces anyway. rs_set: filled in. */
-    struct eg_soft_raster_pipeline rs_vm;
-    bool rs_set;
     uint32_t side_ok, side_failed;  /* whole regions on the rectangle's sides proved / not */
 } rwalk_t;
 
@@ -312,19 +306,16 @@ static bool region_const(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t 
 static void region_blocks(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
     const walk_t *k = r->k;
-    const struct eg_soft_raster_pipeline *rs = r->f.rs;
-    if (!r->rs_set) {
-        r->rs_vm = *r->f.rs;
-        r->rs_vm.fs_const = NULL;
-        r->rs_set = true;
-    }
-    r->f.rs = &r->rs_vm;
+    /* No per-block proof on blocks of failed parts: their bounded proof has just failed, the
+     * exact one then holds for few of them (29% on the UI bench: 2 k instructions for each,
+     * 2.4 k saved per success); shade() runs the VM, whose bytes the proof reproduces anyway. */
+    r->f.no_const_proof = true;
     for (int64_t by0 = max64(y0, k->py0 & ~3); by0 < min64(y0 + h, k->py1); by0 += 4)
         for (int64_t bx0 = max64(x0, k->px0 & ~3); bx0 < min64(x0 + w, k->px1); bx0 += 4) {
             eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
             if (block_cov(&r->f, k, bx0, by0, cov)) eg_soft_shade_block(&r->f, (uint32_t)bx0, (uint32_t)by0, cov);
         }
-    r->f.rs = rs;
+    r->f.no_const_proof = false;
 }
 
 /* Regions of REGION_PX, then parts of the failed ones, then single blocks where no proof holds.
@@ -338,7 +329,6 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
     const int64_t R = REGION_PX, q = REGION_PX / 4;
     r.f = *fp;
     r.k = k;
-    r.rs_set = false;
     r.side_ok = r.side_failed = 0;
     eg_soft_cfill_init(&r.cf);
     eg_soft_const_tri_init(&r.f, &r.ct);
@@ -408,6 +398,7 @@ void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     f.tex_state = 0;
     f.tex_view = f.tex_sampler = NULL;
     f.tex_fast_ok = false;
+    f.no_const_proof = false;
     if (!tri_setup(ps, t, &f.s, box)) return;
     /* The bounding box (already within the scissor), clipped to the worker's rectangle (its tile). */
     int64_t px0 = max64(box[0], w->clip_x0), px1 = min64(box[1], w->clip_x1);

@@ -277,6 +277,9 @@ typedef struct eg_soft_frag {
     float z[3], dzdx, dzdy, bias;
     const int32_t *sx, *sy;            /* sample positions, 1/256 px */
     uint32_t samples;
+    /* the region walk's failed parts (soft_raster.c region_blocks): shade() skips the per-block
+     * constant proof, whose bounded form has just failed on these blocks */
+    bool no_const_proof;
     /* soft_raster_tex.c: 0 not looked at yet, 1 the bound texture qualifies, -1 it does not */
     int32_t tex_state;
     const void *tex_view, *tex_sampler;

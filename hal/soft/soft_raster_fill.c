@@ -43,6 +43,37 @@ static void const_factors(const eg_soft_vec4_t *src, uint32_t fast, float sfs[4]
     const_factors_f(s, fast, sfs, df);
 }
 
+/* The stored pixel v (565: 16 bits; 8-bit formats: 4 bytes little-endian) blended with a
+ * constant source whose factors are sfs / df: the one per-pixel expression of every constant
+ * blend below. */
+static inline uint32_t blend_px(const float sfs[4], const float df[4], uint32_t fast, uint32_t v)
+{
+    if (fast & EG_SOFT_BLEND_U8_565)
+        return blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
+               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
+               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    uint32_t o = 0;
+    for (uint32_t k = 0; k < 4u; k++)
+        o |= blend_chan(sfs[k], df[k], (int32_t)(v >> (8u * sw[k]) & 0xffu), 1.0f / 255.0f, 255.0f) << (8u * sw[k]);
+    return o;
+}
+
+/* A pixel of bpp (2 or 4) bytes, little-endian, in and out. */
+static inline uint32_t px_load(const uint8_t *p, uint32_t bpp)
+{
+    return bpp == 2u ? (uint32_t)p[0] | (uint32_t)p[1] << 8
+                     : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline void px_store(uint8_t *p, uint32_t bpp, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    if (bpp == 4u) { p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+}
+
 /* eg_soft_blend_u8 / eg_soft_blend_565 when every lane of src holds the same value: the result
  * is a function of the stored pixel alone, so runs of equal pixels (flat fills, gradients' rows)
  * reuse the previous pixel's result. Same bytes as the block functions. */
@@ -53,37 +84,17 @@ void eg_soft_blend_const(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t
     const_factors(src, fast, sfs, df);
     uint32_t last_in = 0, last_out = 0;
     bool have = false;
-    if (fast & EG_SOFT_BLEND_U8_565) {
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            if (!(mask >> l & 1u)) continue;
-            uint8_t *p = lane_ptr(t, blk, l);
-            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-            if (!have || v != last_in) {
-                last_in = v;
-                last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
-                           blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
-                           blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
-                have = true;
-            }
-            p[0] = (uint8_t)last_out;
-            p[1] = (uint8_t)(last_out >> 8);
-        }
-        return;
-    }
-    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
-    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    uint32_t bpp = fast & EG_SOFT_BLEND_U8_565 ? 2u : 4u;
     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
         if (!(mask >> l & 1u)) continue;
         uint8_t *p = lane_ptr(t, blk, l);
-        uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        uint32_t v = px_load(p, bpp);
         if (!have || v != last_in) {
             last_in = v;
-            uint8_t o[4];
-            for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
-            last_out = (uint32_t)o[0] | (uint32_t)o[1] << 8 | (uint32_t)o[2] << 16 | (uint32_t)o[3] << 24;
+            last_out = blend_px(sfs, df, fast, v);
             have = true;
         }
-        p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); p[2] = (uint8_t)(last_out >> 16); p[3] = (uint8_t)(last_out >> 24);
+        px_store(p, bpp, last_out);
     }
 }
 
@@ -96,80 +107,28 @@ void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w
     float sfs[4], df[4];
     const_factors(src, fast, sfs, df);
     bool fill = df[0] == 0.0f && df[1] == 0.0f && df[2] == 0.0f && df[3] == 0.0f;
-    if (fast & EG_SOFT_BLEND_U8_565) {
-        uint32_t last_in = 0, last_out = 0;
-        bool have = false;
-        if (fill) {
-            last_out = blend_chan(sfs[0], df[0], 0, 1.0f / 31.0f, 31.0f) << 11 |
-                       blend_chan(sfs[1], df[1], 0, 1.0f / 63.0f, 63.0f) << 5 | blend_chan(sfs[2], df[2], 0, 1.0f / 31.0f, 31.0f);
-            for (uint32_t y = 0; y < h; y++) {
-                uint8_t *p = px + (size_t)y * t->row_pitch_B;
-                for (uint32_t x = 0; x < w; x++, p += 2) { p[0] = (uint8_t)last_out; p[1] = (uint8_t)(last_out >> 8); }
-            }
-            return;
-        }
-        for (uint32_t y = 0; y < h; y++) {
-            uint8_t *p = px + (size_t)y * t->row_pitch_B;
-            for (uint32_t x = 0; x < w; x++, p += 2) {
-                uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-                if (!have || v != last_in) {
-                    last_in = v;
-                    last_out = blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
-                               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
-                               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
-                    have = true;
-                }
-                p[0] = (uint8_t)last_out;
-                p[1] = (uint8_t)(last_out >> 8);
-            }
-        }
-        return;
-    }
-    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
-    const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
-    uint8_t o[4];
-    if (fill) {
-        for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], 0, 1.0f / 255.0f, 255.0f);
-        for (uint32_t y = 0; y < h; y++) {
-            uint8_t *p = px + (size_t)y * t->row_pitch_B;
-            for (uint32_t x = 0; x < w; x++, p += 4) { p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3]; }
-        }
-        return;
-    }
-    uint32_t last_in = 0;
-    bool have = false;
+    uint32_t bpp = fast & EG_SOFT_BLEND_U8_565 ? 2u : 4u, last_in = 0, last_out = blend_px(sfs, df, fast, 0);
+    bool have = false;   /* fill: every dst factor is 0, last_out holds for any stored pixel */
     for (uint32_t y = 0; y < h; y++) {
         uint8_t *p = px + (size_t)y * t->row_pitch_B;
-        for (uint32_t x = 0; x < w; x++, p += 4) {
-            uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-            if (!have || v != last_in) {
-                last_in = v;
-                for (uint32_t c = 0; c < 4u; c++) o[sw[c]] = (uint8_t)blend_chan(sfs[c], df[c], p[sw[c]], 1.0f / 255.0f, 255.0f);
-                have = true;
+        for (uint32_t x = 0; x < w; x++, p += bpp) {
+            if (!fill) {
+                uint32_t v = px_load(p, bpp);
+                if (!have || v != last_in) {
+                    last_in = v;
+                    last_out = blend_px(sfs, df, fast, v);
+                    have = true;
+                }
             }
-            p[0] = o[0]; p[1] = o[1]; p[2] = o[2]; p[3] = o[3];
+            px_store(p, bpp, last_out);
         }
     }
 }
 
 /* ---- proved regions filled row by row (helper "ui", session 6) ---- */
 
-/* The stored pixel v (565: 16 bits; 8-bit formats: 4 bytes little-endian) blended with c's
- * constant source: eg_soft_blend_const's per-pixel expression. */
-static uint32_t cfill_px(const eg_soft_cfill_t *c, uint32_t v)
-{
-    const float *sfs = c->sfs, *df = c->df;
-    if (c->fast & EG_SOFT_BLEND_U8_565)
-        return blend_chan(sfs[0], df[0], (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f) << 11 |
-               blend_chan(sfs[1], df[1], (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f) << 5 |
-               blend_chan(sfs[2], df[2], (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
-    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
-    const uint8_t *sw = c->fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
-    uint32_t o = 0;
-    for (uint32_t k = 0; k < 4u; k++)
-        o |= blend_chan(sfs[k], df[k], (int32_t)(v >> (8u * sw[k]) & 0xffu), 1.0f / 255.0f, 255.0f) << (8u * sw[k]);
-    return o;
-}
+/* The stored pixel v blended with c's constant source. */
+static uint32_t cfill_px(const eg_soft_cfill_t *c, uint32_t v) { return blend_px(c->sfs, c->df, c->fast, v); }
 
 /* c's blend state for the source bits outb (the factors once per distinct proved value). */
 static void cfill_prepare(eg_soft_cfill_t *c, const uint32_t outb[4], uint32_t fast)

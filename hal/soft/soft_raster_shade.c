@@ -462,7 +462,8 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         write_colors(f, bx, by, cov, false);
         return;
     }
-    if (rs->fs_const && eg_soft_raster_fast_paths && !rs->native_fs && eg_soft_const_block(rs->fs_const, f->w)) {
+    if (rs->fs_const && !f->no_const_proof && eg_soft_raster_fast_paths && !rs->native_fs &&
+        eg_soft_const_block(rs->fs_const, f->w)) {
         /* the VM's output in every lane, no lane killed: its commit below with alive = pix */
         f->w->const_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
