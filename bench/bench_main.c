@@ -1,10 +1,12 @@
-/* make bench: runs scenes 1-6 of issue #8 on every backend in one process; table + gnuplot data.
+/* make bench: runs scenes 1-6 of issue #8 on every backend; table + gnuplot data.
  *
  * Usage: bench_runner OUTDIR [REPS [SOFT_THREADS]]. Scenes 1-5 run on soft (SOFT_THREADS workers,
- * default: the build's / EMGPU_SOFT_THREADS), gles (llvmpipe, LP_NUM_THREADS set to the same count
- * before Mesa loads) and vulkan (lavapipe), all devices alive
- * at once, frames interleaved rep by rep (soft, gles, vulkan, soft, ...) so that ratios are taken
- * pair by pair under the same machine conditions. A frame is encode + finish + submit + wait for
+ * default: the build's / EMGPU_SOFT_THREADS) against gles (llvmpipe, LP_NUM_THREADS set to the same
+ * count before Mesa loads) and against vulkan (lavapipe): one child process per GPU driver (soft +
+ * gles, then soft + vulkan), frames interleaved rep by rep (soft, gles, soft, ...) so that ratios
+ * are taken pair by pair under the same machine conditions. WHY one driver per process: with
+ * lavapipe loaded in the same process, soft and llvmpipe both ran slower (session 6: soft's
+ * blit 1.42 -> 2.13 ms at 1 thread), so a shared process measures the drivers' interference. A frame is encode + finish + submit + wait for
  * the queue to be idle. Each backend's first frame is read back and compared with soft's (a broken
  * backend must not produce a fast-but-wrong figure); soft's frames are written as PNG to OUTDIR.
  * Scene 6 (draw-call overhead) is bench_draws.c / bench_raw_*.c. Never fails on speed: the exit
@@ -22,8 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define W_PX 800u
 #define H_PX 480u
@@ -532,6 +537,65 @@ static FILE *open_out(const char *dir, const char *name)
     return f;
 }
 
+/* The scene table with soft and one GPU backend `gpu` open (B_COUNT: soft alone; BENCH_BACKENDS
+ * narrows further), rows filtered by BENCH_ONLY. Returns the failure count. */
+static int scene_pass(int gpu, unsigned reps, const char *outdir)
+{
+    for (int b = 0; b < B_COUNT; b++) {
+        have[b] = 0;
+        if ((b != B_SOFT && b != gpu) || !env_lists("BENCH_BACKENDS", backend_name[b])) continue;
+        have[b] = gpu_open(&gpus[b], backend_type[b]);
+        if (!have[b]) printf("bench: backend %s skipped (not compiled in or driver missing)\n", backend_name[b]);
+    }
+    if (!have[B_SOFT]) return 1;
+    for (unsigned i = 0; i < CONFIG_COUNT; i++) {
+        char idx[12];
+        snprintf(idx, sizeof idx, "%u", i);
+        if (env_lists("BENCH_ONLY", idx)) run_config(i, reps, outdir);
+    }
+    for (int b = 0; b < B_COUNT; b++)
+        if (have[b] && b != B_SOFT) gpu_close(&gpus[b]);
+    return failures;
+}
+
+/* The full run's scene table: soft + gles in one child process, soft + vulkan in another (see the
+ * file comment); results[] come back through a shared anonymous mapping. Soft's column and soft/gl
+ * are the soft + gles child's; soft/vk pairs soft with lavapipe in the other child. */
+static void scene_children(unsigned reps, const char *outdir)
+{
+    static const int gpu[2] = { B_GLES, B_VULKAN };
+    result_t *shared = mmap(NULL, sizeof results * 2u, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED) {
+        printf("bench: mmap for the child processes failed; scenes not run\n");
+        failures++;
+        return;
+    }
+    memset(shared, 0, sizeof results * 2u);
+    fflush(stdout);
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            bench_inst = wgpuCreateInstance(NULL);
+            int f = bench_inst ? scene_pass(gpu[k], reps, outdir) : 1;
+            memcpy(&shared[k * CONFIG_COUNT], results, sizeof results);
+            fflush(stdout);
+            _exit(f ? 1 : 0);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) failures++;
+    }
+    for (unsigned i = 0; i < CONFIG_COUNT; i++) {
+        const result_t *g = &shared[i], *v = &shared[CONFIG_COUNT + i];
+        results[i] = *g;
+        results[i].ok[B_VULKAN] = v->ok[B_VULKAN];
+        results[i].ms[B_VULKAN] = v->ms[B_VULKAN];
+        results[i].ratio_vk = v->ratio_vk;
+        memcpy(results[i].check[B_VULKAN], v->check[B_VULKAN], sizeof results[i].check[B_VULKAN]);
+        if (!g->ok[B_SOFT] && v->ok[B_SOFT]) results[i] = *v;   /* soft ran only in the vulkan child */
+    }
+    munmap(shared, sizeof results * 2u);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -550,35 +614,27 @@ int main(int argc, char **argv)
     setenv("LP_NUM_THREADS", threads, 1);
     printf("bench: %u reps per figure; soft threads %d; LP_NUM_THREADS=%s\n", reps, bench_soft_threads(), getenv("LP_NUM_THREADS"));
 
+    int quick = getenv("BENCH_BACKENDS") || getenv("BENCH_ONLY");
+    int two_gpus = env_lists("BENCH_BACKENDS", "gles") && env_lists("BENCH_BACKENDS", "vulkan");
+    if (two_gpus) scene_children(reps, argv[1]);   /* the drivers never share a process */
     bench_inst = wgpuCreateInstance(NULL);
     if (!bench_inst) return 1;
-    int quick = getenv("BENCH_BACKENDS") || getenv("BENCH_ONLY");
-    for (int b = 0; b < B_COUNT; b++) {
-        if (!env_lists("BENCH_BACKENDS", backend_name[b])) continue;
-        have[b] = gpu_open(&gpus[b], backend_type[b]);
-        if (!have[b]) printf("bench: backend %s skipped (not compiled in or driver missing)\n", backend_name[b]);
-    }
+    if (!two_gpus) scene_pass(env_lists("BENCH_BACKENDS", "gles") ? B_GLES : B_VULKAN, reps, argv[1]);
+    else have[B_SOFT] = gpu_open(&gpus[B_SOFT], backend_type[B_SOFT]);
     if (!have[B_SOFT]) return 1;
-    for (unsigned i = 0; i < CONFIG_COUNT; i++) {
-        char idx[12];
-        snprintf(idx, sizeof idx, "%u", i);
-        if (env_lists("BENCH_ONLY", idx)) run_config(i, reps, argv[1]);
-    }
     FILE *dat = open_out(argv[1], "scenes.dat");
     print_scenes(reps, dat);
     if (dat) fclose(dat);
     if (quick) {
         if (getenv("BENCH_NATIVE")) native_study(reps);   /* helper "vm", session 4: scene 5 VM vs C */
-        for (int b = 0; b < B_COUNT; b++)
-            if (have[b]) gpu_close(&gpus[b]);
+        gpu_close(&gpus[B_SOFT]);
         wgpuInstanceRelease(bench_inst);
         return failures ? 1 : 0;
     }
     native_study(reps);
     threads_study(reps / 2u + 1u);
     m7_reference();
-    for (int b = 0; b < B_COUNT; b++)
-        if (have[b]) gpu_close(&gpus[b]);
+    gpu_close(&gpus[B_SOFT]);
 
     dat = open_out(argv[1], "draws.dat");
     run_draws(reps < 7 ? reps : 7, dat);
