@@ -309,6 +309,15 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_TILE_PX
 #define EMGPU_SOFT_TILE_PX 64
 #endif
+/** Tile width of the soft rasterizer's binning (pixels, a multiple of 4 and at least
+ *  EMGPU_SOFT_TILE_PX; 0: the whole target, i.e. tile rows EMGPU_SOFT_TILE_PX tall). A triangle
+ *  crossing a tile border is set up and walked once per tile, and a pixel row cut by a border
+ *  is started twice: with 64 px squares and 2 threads the 20k small triangles of the bench cost
+ *  43% more instructions than unbinned, with rows 18% (helper "bin7", docs/performance.md). Set
+ *  it to EMGPU_SOFT_TILE_PX for square tiles. */
+#ifndef EMGPU_SOFT_TILE_W_PX
+#define EMGPU_SOFT_TILE_W_PX 0
+#endif
 /** Static bin arena of the soft rasterizer (bytes): per-pass triangle records, state snapshots
  *  and tile bins (hal/soft/soft_bin.h). When a pass's geometry does not fit, the bins are
  *  rasterized and binning continues (never a failure); a banded surface pass that does not
@@ -326,6 +335,23 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
  *  EMGPU_SOFT_THREADS or a run-time override can use. 1 on boards without threads. */
 #ifndef EMGPU_SOFT_MAX_THREADS
 #define EMGPU_SOFT_MAX_THREADS (EMGPU_SOFT_THREADS > 4 ? EMGPU_SOFT_THREADS : 4)
+#endif
+/** 1: at pipeline creation the shader VM translates its straight runs of hot lane operations
+ *  into native x86-64 AVX2 code (hal/soft/soft_jit.c), when the CPU has AVX2 and the port has
+ *  executable memory; 0: the threaded interpreter runs them. The same bytes either way.
+ *  Default 1 on x86-64 (hosted boards), 0 elsewhere (nothing to translate to). */
+#ifndef EMGPU_SOFT_JIT
+#if defined(__x86_64__) || defined(_M_X64)
+#define EMGPU_SOFT_JIT 1
+#else
+#define EMGPU_SOFT_JIT 0
+#endif
+#endif
+/** Executable code arena of the soft shader JIT (bytes, a multiple of 4096, mapped through the
+ *  port on first use): every live pipeline's native code, 4 KiB pages per shader. When it is
+ *  full, a new pipeline's shader runs threaded (logged once), never a failure. */
+#ifndef EMGPU_SOFT_JIT_ARENA_B
+#define EMGPU_SOFT_JIT_ARENA_B (1024 * 1024)
 #endif
 #endif /* EMGPU_HAL_SOFT */
 

@@ -60,4 +60,14 @@ void  eg_port_lib_close(void *lib);
 /* ---- optional: environment (hosted ports; bare metal returns NULL) ---- */
 const char *eg_port_getenv(const char *name);
 
+/* ---- optional: executable memory (the soft shader JIT; bare metal has none) ----
+ * W^X: a range is either writable or executable, never both at once. */
+/** Maps size_B bytes (a multiple of 4096), readable and writable, not executable, page-aligned;
+ *  NULL when the port has no executable memory or none is left. */
+void *eg_port_exec_map(size_t size_B);
+/** Makes [p, p + size_B) (4096-aligned, inside one map) read+write (writable) or read+execute
+ *  (!writable); false on failure (the caller then does not run the code). */
+bool eg_port_exec_protect(void *p, size_t size_B, bool writable);
+void eg_port_exec_unmap(void *p, size_t size_B);
+
 #endif /* EG_PORT_H */

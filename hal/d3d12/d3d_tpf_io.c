@@ -137,8 +137,10 @@ static bool input_var(tpf_t *t, const eg_ir_var_t *v, tpf_val_t *regs)
     bool vs = t->ir->stage == EG_SHADER_STAGE_VERTEX;
     uint32_t reg = vs ? v->location : v->location + 1u;
     uint8_t mask = (uint8_t)(((1u << n) - 1u) << v->component);
+    /* D3D10_SB_INTERPOLATION_MODE: 1 constant, 2 linear, 3 centroid, 4 noperspective,
+     * 5 noperspective centroid, 6 linear sample, 7 noperspective sample. */
     uint8_t interp = v->flat || comp_type(t->ir, v->type) != 3 ? 1
-                   : v->noperspective ? (v->centroid ? 5 : 4) : (v->centroid ? 3 : 2);
+                   : v->noperspective ? (v->sample ? 7 : v->centroid ? 5 : 4) : (v->sample ? 6 : v->centroid ? 3 : 2);
     sig_add(t, true, (tpf_sig_elem_t){ .name = SN_TEXCOORD, .index = v->location, .comp_type = comp_type(t->ir, v->type),
                                        .reg = reg, .mask = mask, .rw = mask, .interp = interp });
     for (uint32_t c = 0; c < n; c++) mov_from_reg(t, dst[c].v, TPF_R_INPUT, reg, v->component + c, true);

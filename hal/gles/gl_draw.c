@@ -138,6 +138,15 @@ static void apply_render_pipeline(const eg_hal_device_t *dev, eg_gl_state_t *s)
     apply_blend(dev, rp);
     if (rp->alpha_to_coverage) eg_gl.Enable(GL_SAMPLE_ALPHA_TO_COVERAGE);
     else eg_gl.Disable(GL_SAMPLE_ALPHA_TO_COVERAGE);
+    /* multisample.mask (WebGPU "sample masking"): GLES 3.1's GL_SAMPLE_MASK word 0 (4 samples
+     * at most). A 3.0 context has no sample mask: only the all-ones default is honoured there. */
+    uint32_t mask = rp->sample_count > 1u ? rp->sample_mask : ~0u;
+    if (eg_gl.SampleMaski && (mask & 0xfu) != 0xfu) {
+        eg_gl.Enable(GL_SAMPLE_MASK);
+        eg_gl.SampleMaski(0, mask);
+    } else if (eg_gl.SampleMaski) {
+        eg_gl.Disable(GL_SAMPLE_MASK);
+    }
     s->pipeline_dirty = false;
 }
 

@@ -128,7 +128,8 @@
     X(PFNGLMEMORYBARRIERPROC, MemoryBarrier)                                                \
     X(PFNGLDRAWARRAYSINDIRECTPROC, DrawArraysIndirect)                                      \
     X(PFNGLDRAWELEMENTSINDIRECTPROC, DrawElementsIndirect)                                  \
-    X(PFNGLBINDIMAGETEXTUREPROC, BindImageTexture)
+    X(PFNGLBINDIMAGETEXTUREPROC, BindImageTexture)                                          \
+    X(PFNGLSAMPLEMASKIPROC, SampleMaski)
 
 /* GLES 3.2 / OES_draw_elements_base_vertex / EXT_draw_elements_base_vertex (optional). */
 typedef void (GL_APIENTRYP eg_PFNGLDRAWELEMENTSINSTANCEDBASEVERTEXPROC)(GLenum mode, GLsizei count, GLenum type,

@@ -45,6 +45,7 @@
     X(void, spvc_compiler_set_decoration, (spvc_compiler, SpvId, SpvDecoration, unsigned))     \
     X(unsigned, spvc_compiler_get_decoration, (spvc_compiler, SpvId, SpvDecoration))           \
     X(void, spvc_compiler_set_name, (spvc_compiler, SpvId, const char *))                      \
+    X(spvc_result, spvc_compiler_require_extension, (spvc_compiler, const char *))             \
     X(spvc_result, spvc_compiler_set_entry_point, (spvc_compiler, const char *, SpvExecutionModel)) \
     X(spvc_result, spvc_compiler_build_dummy_sampler_for_combined_images, (spvc_compiler, spvc_variable_id *)) \
     X(spvc_result, spvc_compiler_build_combined_image_samplers, (spvc_compiler))               \
@@ -203,6 +204,19 @@ static bool has_flat_input(spvc_compiler c, spvc_resources res)
     return false;
 }
 
+/* `sample` interpolation (SPIR-V Sample on a stage input or output; WGSL @interpolate(_, sample))
+ * is GLSL ES 3.20 or OES_shader_multisample_interpolation; SPIRV-Cross writes the qualifier for
+ * #version 310 es without the #extension line, which drivers then reject. */
+static bool has_sample_io(spvc_compiler c, spvc_resources res, spvc_resource_type type)
+{
+    const spvc_reflected_resource *list = NULL;
+    size_t n = 0;
+    sx.spvc_resources_get_resource_list_for_type(res, type, &list, &n);
+    for (size_t i = 0; i < n; i++)
+        if (sx.spvc_compiler_get_decoration(c, list[i].id, SpvDecorationSample)) return true;
+    return false;
+}
+
 static void set_options(spvc_compiler c, eg_hal_device_t *dev, eg_shader_stage_t stage)
 {
     spvc_compiler_options o = NULL;
@@ -245,6 +259,8 @@ static const char *translate(spvc_compiler c, eg_hal_device_t *dev, eg_gl_progra
         rename_io(c, res, SPVC_RESOURCE_TYPE_STAGE_INPUT);
         p->flat_inputs = has_flat_input(c, res);
     }
+    if (has_sample_io(c, res, stage == EG_SHADER_STAGE_VERTEX ? SPVC_RESOURCE_TYPE_STAGE_OUTPUT : SPVC_RESOURCE_TYPE_STAGE_INPUT))
+        sx.spvc_compiler_require_extension(c, "GL_OES_shader_multisample_interpolation");
     const char *src = NULL;
     if (sx.spvc_compiler_compile(c, &src) != SPVC_SUCCESS) return NULL;
     return src;

@@ -80,6 +80,9 @@ static eg_status_t soft_device_open(const eg_device_info_t *info, eg_hal_device_
 static void soft_device_close(eg_hal_device_t *dev)
 {
     dev->open = false;
+    for (uint32_t i = 0; i < EG_ARRAY_LEN(soft_devices); i++)
+        if (soft_devices[i].open) return;
+    eg_soft_workers_shutdown();   /* the last one: no thread outlives the devices */
 }
 
 /* Views and samplers need no backend state: the rasterizer reads the kernel's resolved

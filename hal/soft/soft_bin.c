@@ -9,6 +9,11 @@ _Static_assert(EMGPU_SOFT_TILE_PX >= 4 && EMGPU_SOFT_TILE_PX % 4 == 0,
                "EMGPU_SOFT_TILE_PX: a multiple of 4 (4x4 blocks never straddle tiles)");
 _Static_assert(EMGPU_SOFT_BIN_ARENA_BYTES >= 1024, "EMGPU_SOFT_BIN_ARENA_BYTES: at least 1 KiB");
 
+/* The edge set-up is stored with each binned triangle where tiles run on several workers (a
+ * triangle then crosses tiles and each would set it up again); on one-worker boards (MCUs: binned
+ * only for banded panels) the record stays small, 64 B less per triangle in a 16 KiB arena. */
+#define BIN_SETUP (EMGPU_SOFT_MAX_THREADS > 1)
+
 /* References per chunk of a tile's bin: small, so a tile touched by one triangle wastes little. */
 #define CHUNK_N 6u
 #define ALIGN_B 8u
@@ -18,8 +23,16 @@ _Static_assert(EMGPU_SOFT_BIN_ARENA_BYTES >= 1024, "EMGPU_SOFT_BIN_ARENA_BYTES: 
  * and, when the provoking vertex is none of them (clipped triangles), a fourth. */
 typedef struct bin_tri {
     const eg_soft_pass_state_t *ps;
+#if BIN_SETUP
+    /* The set-up made at binning (eg_soft_tri_prepare), so a triangle crossing n tiles is set up
+     * once, not n + 1 times. A and B are differences of snapped coordinates (|v| < 2^24 after the
+     * guard band: eg_soft_snap), exact in 32 bits; C needs 64. box: the scissored pixel box. */
+    int64_t C[3];
+    int32_t A[3], B[3], box[4];
+    float inv_area2;
+#endif
     float x[3], y[3], z[3], invw[3];
-    uint8_t is_polygon, prov, nvary, pad_;
+    uint8_t is_polygon, prov, nvary, front;
     float var[];
 } bin_tri_t;
 
@@ -43,7 +56,7 @@ typedef struct bin_half {
 
 static struct {
     const eg_soft_fb_t *fb;
-    uint32_t tile_px, tiles_x, tiles_y;
+    uint32_t tile_px, tile_w, tiles_x, tiles_y;   /* tile_w: width (tile_px: height) */
     bin_tile_t *tiles;                   /* the tile table of the half being binned into */
     bin_half_t half[2];
     uint32_t cur_half, halves;
@@ -89,6 +102,18 @@ void eg_soft_bin_set_tile_px(uint32_t tile_px) { B.tile_override = tile_px & ~3u
 
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out) { *out = B.stats; }
 
+_Static_assert(EMGPU_SOFT_TILE_W_PX == 0 ||
+                   (EMGPU_SOFT_TILE_W_PX >= EMGPU_SOFT_TILE_PX && EMGPU_SOFT_TILE_W_PX % 4 == 0),
+               "EMGPU_SOFT_TILE_W_PX: 0 or a multiple of 4 >= EMGPU_SOFT_TILE_PX");
+
+/* Tile width for tile height t on a target w_px wide: EMGPU_SOFT_TILE_W_PX, 0 the whole target
+ * (rounded up to 4: blocks never straddle tiles); square tiles under the test override. */
+static uint32_t tile_width(uint32_t t, uint32_t w_px)
+{
+    uint32_t w = EMGPU_SOFT_TILE_W_PX ? (uint32_t)EMGPU_SOFT_TILE_W_PX : (w_px + 3u) & ~3u;
+    return B.tile_override || w < t ? t : w;
+}
+
 void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
 {
     eg_soft_workers_wait();   /* the last pass end joined already: a no-op, kept as a guard */
@@ -101,7 +126,8 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     B.cap_B = (B.cap_B / B.halves) & ~(size_t)(ALIGN_B - 1u);
     uint32_t t = B.tile_override ? B.tile_override : EMGPU_SOFT_TILE_PX;
     for (;;) {
-        B.tiles_x = (fb->width_px + t - 1u) / t;
+        B.tile_w = tile_width(t, fb->width_px);
+        B.tiles_x = (fb->width_px + B.tile_w - 1u) / B.tile_w;
         B.tiles_y = (fb->height_px + t - 1u) / t;
         B.table_B = round_up((size_t)B.tiles_x * B.tiles_y * sizeof(bin_tile_t));
         if (B.table_B <= B.cap_B / 4u || (B.tiles_x <= 1u && B.tiles_y <= 1u)) break;
@@ -152,7 +178,7 @@ void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
  * submitting thread may be binning into the other half meanwhile, so nothing here is B's). */
 static struct {
     const bin_tile_t *tiles;
-    uint32_t tiles_x, tile_px, first;   /* first: tile index of job 0 (the band's first tile row) */
+    uint32_t tiles_x, tile_px, tile_w, first;   /* first: tile index of job 0 (the band's first tile row) */
     int64_t lo, hi, dmg_x0, dmg_x1;     /* rows and columns of the flush */
 } R;
 
@@ -162,7 +188,7 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
     if (!tile->head) return;
     uint32_t tx = i % R.tiles_x, ty = i / R.tiles_x;
     int64_t y0 = (int64_t)ty * R.tile_px, y1 = y0 + R.tile_px;
-    int64_t x0 = (int64_t)tx * R.tile_px, x1 = x0 + R.tile_px;
+    int64_t x0 = (int64_t)tx * R.tile_w, x1 = x0 + R.tile_w;
     w->clip_x0 = x0 > R.dmg_x0 ? x0 : R.dmg_x0;
     w->clip_x1 = x1 < R.dmg_x1 ? x1 : R.dmg_x1;
     w->clip_y0 = y0 > R.lo ? y0 : R.lo;
@@ -182,7 +208,17 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
             }
             t.prov = &vtx[r->prov];
             t.is_polygon = r->is_polygon != 0;
+#if BIN_SETUP
+            eg_soft_setup_t su;
+            int64_t box[4];
+            for (uint32_t e = 0; e < 3; e++) { su.A[e] = r->A[e]; su.B[e] = r->B[e]; su.C[e] = r->C[e]; }
+            for (uint32_t e = 0; e < 4; e++) box[e] = r->box[e];
+            su.inv_area2 = r->inv_area2;
+            su.front = r->front != 0;
+            eg_soft_raster_prepared(w, r->ps, &t, &su, box);
+#else
             eg_soft_raster_triangle(w, r->ps, &t);
+#endif
         }
 }
 
@@ -200,6 +236,7 @@ static bool raster_rows_go(uint32_t y0, uint32_t y1, bool async)
     R.tiles = B.tiles;
     R.tiles_x = B.tiles_x;
     R.tile_px = B.tile_px;
+    R.tile_w = B.tile_w;
     R.first = ty0 * B.tiles_x;
     R.lo = y0;
     R.hi = y1;
@@ -327,7 +364,7 @@ static void append(uint32_t tile, const bin_tri_t *r)
 }
 
 static void store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32_t nv, size_t rec_B,
-                  const uint32_t tb[4])
+                  const uint32_t tb[4], const eg_soft_setup_t *su, const int64_t box[4])
 {
     if (!B.cur) {
         eg_soft_pass_state_t *snap = arena_alloc(sizeof *snap);
@@ -340,6 +377,15 @@ static void store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32
     for (uint32_t v = 0; v < 3; v++) {
         r->x[v] = t->x[v]; r->y[v] = t->y[v]; r->z[v] = t->z[v]; r->invw[v] = t->invw[v];
     }
+#if BIN_SETUP
+    for (uint32_t i = 0; i < 3; i++) { r->A[i] = (int32_t)su->A[i]; r->B[i] = (int32_t)su->B[i]; r->C[i] = su->C[i]; }
+    for (uint32_t i = 0; i < 4; i++) r->box[i] = (int32_t)box[i];
+    r->inv_area2 = su->inv_area2;
+    r->front = su->front;
+#else
+    (void)su;
+    (void)box;
+#endif
     r->is_polygon = t->is_polygon;
     r->nvary = (uint8_t)nvary;
     r->prov = 3;
@@ -358,15 +404,16 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
 {
     if (B.immediate) { raster_now(ps, t); return; }
     if (B.lost) return;
-    int64_t box[4];
-    if (!eg_soft_tri_box(ps, t, box)) return;
-    if (box[2] < (int64_t)B.band_y0) box[2] = B.band_y0;
-    if (box[3] > (int64_t)B.band_y1) box[3] = B.band_y1;
-    if (box[0] < (int64_t)B.dmg_x0) box[0] = B.dmg_x0;
-    if (box[1] > (int64_t)B.dmg_x1) box[1] = B.dmg_x1;
+    int64_t sbox[4], box[4];
+    eg_soft_setup_t su;
+    if (!eg_soft_tri_prepare(ps, t, &su, sbox)) return;
+    box[0] = sbox[0] > (int64_t)B.dmg_x0 ? sbox[0] : (int64_t)B.dmg_x0;
+    box[1] = sbox[1] < (int64_t)B.dmg_x1 ? sbox[1] : (int64_t)B.dmg_x1;
+    box[2] = sbox[2] > (int64_t)B.band_y0 ? sbox[2] : (int64_t)B.band_y0;
+    box[3] = sbox[3] < (int64_t)B.band_y1 ? sbox[3] : (int64_t)B.band_y1;
     if (box[2] >= box[3] || box[0] >= box[1]) return;
     /* inclusive tile ranges */
-    uint32_t tb[4] = { (uint32_t)box[0] / B.tile_px, (uint32_t)(box[1] - 1) / B.tile_px,
+    uint32_t tb[4] = { (uint32_t)box[0] / B.tile_w, (uint32_t)(box[1] - 1) / B.tile_w,
                        (uint32_t)box[2] / B.tile_px, (uint32_t)(box[3] - 1) / B.tile_px };
     uint32_t ntiles = (tb[1] - tb[0] + 1u) * (tb[3] - tb[2] + 1u);
     bool own_prov = t->prov != t->v[0] && t->prov != t->v[1] && t->prov != t->v[2];
@@ -379,7 +426,7 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
             return;
         }
     }
-    store(ps, t, nv, rec_B, tb);
+    store(ps, t, nv, rec_B, tb, &su, sbox);
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -2,9 +2,11 @@
  *
  * FLOW. A render pass is BINNED: soft_draw.c shades vertices, clips and converts to window
  * space on the submitting thread, then hands each triangle to eg_soft_bin_triangle. The triangle
- * (window coordinates + the varyings the fragment stage reads) is copied into the pass's bin
- * arena and a reference is appended to the bin of every tile (EMGPU_SOFT_TILE_PX square) that
- * its bounding box (within the scissor) touches, together with a pointer to a snapshot of the
+ * (window coordinates + the varyings the fragment stage reads, and with several workers its edge
+ * set-up, so it is set up once and not once per tile) is copied into the pass's bin arena and a
+ * reference is appended to the bin of every tile (EMGPU_SOFT_TILE_PX tall, EMGPU_SOFT_TILE_W_PX
+ * wide, by default the whole target: tile rows, so no pixel row is cut) that its bounding box
+ * (within the scissor) touches, together with a pointer to a snapshot of the
  * draw state (eg_soft_pass_state_t: pipeline, bind groups, scissor, viewport depth range, blend
  * constant, stencil reference), taken once per state change, not per triangle.
  *
@@ -38,8 +40,9 @@
  * WORST CASE MEMORY. The arena (EMGPU_SOFT_BIN_ARENA_BYTES, static; halved with more than one
  * worker) holds the tile table (one head/tail pair per tile; the tile size doubles until the
  * table fits a quarter of the arena or half), the state snapshots (sizeof(eg_soft_pass_state_t)
- * each), one record per binned triangle (~64 B + 4 * nvary floats) and one reference chunk per
- * tile per CHUNK references. A triangle that does not fit even an empty arena (half) is
+ * each), one record per binned triangle (~64 B + 4 * nvary floats; 64 B more with the edge
+ * set-up, boards with threads) and one reference chunk per tile per CHUNK references.
+ * A triangle that does not fit even an empty arena (half) is
  * rasterized immediately (full-frame clip), so any geometry renders; the cost of a small arena
  * is more flushes (each re-walks the tile table), never a different result.
  */
@@ -98,6 +101,9 @@ uint32_t eg_soft_workers_copy_blocks(void);
 uint32_t eg_soft_workers_span_px(void);
 /** Gives the submitting thread's worker the whole-frame clip (soft device open). */
 void eg_soft_workers_reset(void);
+/** Stops and joins the parked worker threads (the last soft device closed); they start again
+ *  when a later pass needs them. */
+void eg_soft_workers_shutdown(void);
 
 /* ---- test hooks (not for applications) ---- */
 

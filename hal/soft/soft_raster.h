@@ -34,7 +34,7 @@
  * WORST CASE MEMORY: the vertex store holds EMGPU_SOFT_VERTEX_BATCH post-transform vertices of
  * (4 + 4 * EG_SOFT_MAX_LOCATIONS) floats; a batch holds at most EMGPU_SOFT_VERTEX_BATCH
  * primitives. The bin arena (EMGPU_SOFT_BIN_ARENA_BYTES) holds a pass's binned triangles: per
- * triangle ~64 B + 12 * nvary B + one reference (one 64 B chunk per 6 references on 64-bit
+ * triangle ~64 B (128 B with threads: the edge set-up) + 12 * nvary B + one reference (one 64 B chunk per 6 references on 64-bit
  * hosts, 32 B on 32-bit) per tile touched, plus one state snapshot (sizeof
  * eg_soft_pass_state_t, ~0.5 KiB) per state change. When it is full, the tiles are rasterized
  * and binning continues; a triangle too big for the empty arena is rasterized alone, at once.
@@ -130,6 +130,7 @@ struct eg_soft_raster_pipeline {
     /* varyings the fragment stage reads, packed: vary_loc/comp say where each float goes */
     uint32_t nvary;
     uint8_t vary_loc[EG_SOFT_MAX_VARY], vary_comp[EG_SOFT_MAX_VARY], vary_interp[EG_SOFT_MAX_VARY];
+    uint64_t vary_sample;          /* bit j: varying j is Sample-qualified (at the sample's position) */
     /* primitive */
     uint8_t topology;              /* 0 points, 1 lines, 2 triangles */
     bool strip, restart_u16, restart_u32;
@@ -245,6 +246,7 @@ typedef struct eg_soft_worker {
     uint32_t span_row_px;                         /* of span_px, stored as constant rows (soft_span.c) */
     uint32_t span_fused_px;                       /* of span_px, filled by fused rows (soft_span_fused.c) */
     uint64_t in_uniform;                          /* io_in slots (loc * 4 + comp) equal in all lanes */
+    uint32_t interior_hits;                       /* regions taking the proved interior's bits (soft_raster_const.c) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -266,6 +268,12 @@ typedef struct eg_soft_setup {
     float inv_area2;                   /* 1 / E_i(V_i) (twice the area, subpixel units) */
     bool front;
 } eg_soft_setup_t;
+/** Binning (helper "bin7", session 7): tri_setup once per triangle. eg_soft_tri_prepare is
+ *  eg_soft_tri_box that also returns the edges; eg_soft_raster_prepared is
+ *  eg_soft_raster_triangle given them (the same bytes: the set-up is a function of ps and t). */
+bool eg_soft_tri_prepare(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s, int64_t box[4]);
+void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t,
+                             const eg_soft_setup_t *s, const int64_t box[4]);
 
 /** One triangle being rasterized by one worker. */
 typedef struct eg_soft_frag {
@@ -434,8 +442,17 @@ typedef struct eg_soft_const_tri {
     float in_a0[EG_SOFT_CONST_TRI_IN], in_d1[EG_SOFT_CONST_TRI_IN], in_d2[EG_SOFT_CONST_TRI_IN];
     eg_soft_cop_t ops[EG_SOFT_CONST_TRI_OPS];
     eg_soft_range_t v[EG_SOFT_CONST_TRI_VALS];         /* the value table, reused per region */
+    /* bin7, session 7: the interior rectangle of the walk (pixels, exclusive ends; empty: none),
+     * proved as one pixel set after its first region holds (sup 1: every region inside takes
+     * sup_out; -1: it failed; 0: not tried) */
+    int64_t lim_x0, lim_x1, lim_y0, lim_y1;
+    int32_t sup;
+    uint32_t sup_out[4];
 } eg_soft_const_tri_t;
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
+/** Sets ct's interior rectangle [x0, x1) x [y0, y1) (multiples of 4; the regions not on a side
+ *  of the triangle's box): eg_soft_const_region_tri proves it whole once a region inside holds. */
+void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1);
 /** eg_soft_const_region with ct (state 1) of f's triangle. */
 bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4]);
 /** soft_raster_shade.c: block (bx, by) with coverage cov whose output 0 is in f->w->io_out[0]
@@ -454,16 +471,29 @@ typedef struct eg_soft_cfill {
     float sfs[4], df[4];
     bool ready, fill;
     int64_t row_y[16], row_x0[16], row_x1[16];   /* the triangle's span of row y (by y mod 16) */
+    bool pend;                                   /* [pend_x0, x1) x [pend_y0, y1) not filled yet */
+    int64_t pend_x0, pend_x1, pend_y0, pend_y1;
 } eg_soft_cfill_t;
 /** soft_raster_fill.c: the pixels of [x0, x1) x [y0, y1) inside f's triangle (one sample at the
  *  centre) blended with the proved output bits outb, row by row: the bytes of
- *  eg_soft_shade_const_block over the same pixels. False (nothing done) when the targets need
- *  the per-block path (eg_soft_shade_const_rect's conditions). */
+ *  eg_soft_shade_const_block over the same pixels, possibly only at the next call or at
+ *  eg_soft_cfill_flush. False (nothing done) when the targets need the per-block path
+ *  (eg_soft_shade_const_rect's conditions). */
 bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
                                const uint32_t outb[4]);
 void eg_soft_cfill_init(eg_soft_cfill_t *c);
+/** soft_raster_fill.c: eg_soft_fill_const_region may leave its pixels pending (to join them with
+ *  the next region's): fills them. Call when the triangle's walk ends (bin7, session 7). */
+void eg_soft_cfill_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c);
 /** soft_sample.c: the widest vector width 8-bit RGBA/BGRA bilinear sampling may use: 8 (AVX2
  *  where the CPU has it, else 4), 4, or 0 for the per-lane loop (the same bits; tests compare). */
 extern uint32_t eg_soft_sample_vw;
+/** soft_raster_shade.c: the widest vector width of the block's barycentrics and interpolation:
+ *  8 (AVX2 where the CPU has it) or 4 (the same bits; tests compare) (mesh7b, session 7). */
+extern uint32_t eg_soft_shade_vw;
+/** soft_raster_depth.c: the pipeline's depth and stencil tests (and writes) on the block at
+ *  (bx, by) for the centre depths zc (each sample adds its offset); clears failing lanes in cov. */
+void eg_soft_ds_test(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
+                     eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
 
 #endif /* EG_SOFT_RASTER_H */

@@ -387,6 +387,8 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     aval_t *v = ct->v;
     ct->state = 0;
     ct->nin = ct->nops = 0;
+    ct->sup = 0;
+    ct->lim_x0 = ct->lim_x1 = ct->lim_y0 = ct->lim_y1 = 0;
     ct->persp = cp->persp;
     for (uint32_t c = 0; c < 4u; c++) ct->out[c] = cp->out[c];
     eg_memcpy(v, cp->consts, cp->nconst * sizeof v[0]);
@@ -429,10 +431,9 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     ct->state = 1;
 }
 
-bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
+static bool region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
 {
     aval_t *v = ct->v;
-    if (ct->state < 0) return false;
     if (ct->nin) {
         eg_soft_wbound_t wb;
         eg_soft_affine_t ac;
@@ -453,6 +454,39 @@ bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, 
         const aval_t *a = &v[ct->out[c]];
         if (!a->cst) return false;
         outb[c] = fbits(a->lo);
+    }
+    return true;
+}
+
+void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+    ct->lim_x0 = x0;
+    ct->lim_x1 = x1;
+    ct->lim_y0 = y0;
+    ct->lim_y1 = y1;
+}
+
+/* The interior (bin7, session 7): a proof over a pixel set holds for every subset of it (each
+ * input's bound over the subset lies inside the bound over the set, and the operations are
+ * monotone in their operands' ranges), so once the interior rectangle of the walk is proved
+ * whole, a region inside it takes its bits without a proof of its own. It is tried once, after
+ * the first region inside it holds (a shape whose interior is not constant fails that first). */
+bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
+{
+    if (ct->state < 0) return false;
+    if (ct->sup > 0 && p->bx0 >= ct->lim_x0 && p->bx1 + 4 <= ct->lim_x1 && p->by0 >= ct->lim_y0 &&
+        p->by1 + 4 <= ct->lim_y1) {
+        for (uint32_t c = 0; c < 4u; c++) outb[c] = ct->sup_out[c];
+        f->w->interior_hits++;
+        return true;
+    }
+    if (!region_tri(f, ct, p, outb)) return false;
+    if (ct->sup == 0 && p->bx0 >= ct->lim_x0 && p->bx1 + 4 <= ct->lim_x1 && p->by0 >= ct->lim_y0 &&
+        p->by1 + 4 <= ct->lim_y1) {
+        eg_soft_pxset_t q = { ct->lim_x0, ct->lim_x1 - 4, ct->lim_y0, ct->lim_y1 - 4, 0, 3, 0, 3 };
+        ct->sup = region_tri(f, ct, &q, ct->sup_out) ? 1 : -1;
+        for (uint32_t c = 0; c < 4u && ct->sup > 0; c++)
+            if (ct->sup_out[c] != outb[c]) ct->sup = -1;   /* cannot happen: p lies in q */
     }
     return true;
 }

@@ -268,19 +268,10 @@ void eg_soft_cfill_init(eg_soft_cfill_t *c)
     for (uint32_t r = 0; r < 16u; r++) c->row_y[r] = INT64_MIN;
 }
 
-bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
-                               const uint32_t outb[4])
+/* The rows [y0, y1) of c's pending span [x0, x1) blended with c's prepared source. */
+static void fill_rows(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
 {
-    const struct eg_soft_raster_pipeline *rs = f->rs;
-    const eg_soft_fb_t *fb = f->ps->fb;
-    const eg_soft_target_t *t = &fb->color[0];
-    /* the targets of eg_soft_shade_const_rect: one sample, one target with a u8/565 fast blend */
-    if (f->samples != 1u || !(rs->sample_mask & 1u) || rs->rt_count != 1u || fb->color_count < 1u || !rs->blend_fast[0] ||
-        !eg_soft_raster_fast_paths || !rs->blend[0].wmask || !t->base)
-        return false;
-    if (!c->ready || c->fast != rs->blend_fast[0] || c->outb[0] != outb[0] || c->outb[1] != outb[1] ||
-        c->outb[2] != outb[2] || c->outb[3] != outb[3])
-        cfill_prepare(c, outb, rs->blend_fast[0]);
+    const eg_soft_target_t *t = &f->ps->fb->color[0];
     uint32_t e = c->fast & EG_SOFT_BLEND_U8_565 ? 2u : 4u, npx = 0;
     for (int64_t y = y0; y < y1; y++) {
         uint32_t r = (uint32_t)(y & 15);
@@ -297,6 +288,44 @@ bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0
     }
     f->w->const_blocks += (npx + 15u) / 16u;
     f->w->region_blocks += (npx + 15u) / 16u;
+}
+
+void eg_soft_cfill_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c)
+{
+    if (!c->pend) return;
+    c->pend = false;
+    fill_rows(f, c, c->pend_x0, c->pend_x1, c->pend_y0, c->pend_y1);
+}
+
+/* Proved regions side by side with the same value are one span per row (session 7, bin7): a
+ * region is left pending and the next one on its right in the same rows extends it, so a row of
+ * a rectangle is one cfill_row instead of one per 16 px region (~120 instructions each). The
+ * regions of one triangle never share a pixel and each pixel's blend reads only that pixel, so
+ * filling later (at the next region that does not extend the span, or at eg_soft_cfill_flush
+ * when the walk ends) gives the same bytes. */
+bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
+                               const uint32_t outb[4])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    const eg_soft_target_t *t = &fb->color[0];
+    /* the targets of eg_soft_shade_const_rect: one sample, one target with a u8/565 fast blend */
+    if (f->samples != 1u || !(rs->sample_mask & 1u) || rs->rt_count != 1u || fb->color_count < 1u || !rs->blend_fast[0] ||
+        !eg_soft_raster_fast_paths || !rs->blend[0].wmask || !t->base)
+        return false;
+    bool same = c->ready && c->fast == rs->blend_fast[0] && c->outb[0] == outb[0] && c->outb[1] == outb[1] &&
+                c->outb[2] == outb[2] && c->outb[3] == outb[3];
+    if (c->pend && same && y0 == c->pend_y0 && y1 == c->pend_y1 && x0 == c->pend_x1) {
+        c->pend_x1 = x1;
+        return true;
+    }
+    eg_soft_cfill_flush(f, c);
+    if (!same) cfill_prepare(c, outb, rs->blend_fast[0]);
+    c->pend = true;
+    c->pend_x0 = x0;
+    c->pend_x1 = x1;
+    c->pend_y0 = y0;
+    c->pend_y1 = y1;
     return true;
 }
 

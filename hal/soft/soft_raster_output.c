@@ -138,10 +138,25 @@ static inline void u8_pack_masked(const eg_soft_target_t *t, uint8_t *blk, eg_so
     uint32_t wd[EG_SOFT_LANES];
     pk_words(in, sw, wd);
     if ((wmask & 15u) == 15u && t->elem_B == 4u) {   /* whole rows of the mask in one store */
+        /* When the block's 4 columns lie inside the row (a covered lane in its last column
+         * says so at once), every covered row is read and written whole: its uncovered lanes
+         * get back the bytes just read (the block is this worker's alone: tiles are multiples
+         * of 4 px; bytes past the width are nobody's). */
+        bool whole = (mask & 0x8888u) != 0u || (size_t)(blk - t->base) % t->row_pitch_B + 16u <= t->row_pitch_B;
         for (uint32_t r = 0; r < 4u; r++) {
             uint32_t m = mask >> (4u * r) & 15u;
             uint8_t *row = blk + (size_t)r * t->row_pitch_B;
             if (m == 15u) { __builtin_memcpy(row, wd + 4u * r, 16); continue; }
+            if (!m) continue;
+            if (whole) {
+                static const pk_vu_t bit = { 1u, 2u, 4u, 8u };
+                pk_vu_t keep = (pk_vu_t)((bit & m) != 0u), old, nw;
+                __builtin_memcpy(&old, row, 16);
+                __builtin_memcpy(&nw, wd + 4u * r, 16);
+                nw = (nw & keep) | (old & ~keep);
+                __builtin_memcpy(row, &nw, 16);
+                continue;
+            }
             for (uint32_t x = 0; x < 4u; x++)
                 if (m >> x & 1u) __builtin_memcpy(row + 4u * x, wd + 4u * r + x, 4);
         }

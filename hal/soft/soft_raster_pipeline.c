@@ -30,17 +30,31 @@ static void setup_vertex_input(struct eg_soft_raster_pipeline *r, const eg_rende
     }
 }
 
+/* Whether the fragment input at loc is Sample-qualified (WGSL @interpolate(_, sample)): it is
+ * interpolated at each sample's position, and the program runs once per sample (the VM compile
+ * sets uses_sample_id for it). */
+static bool input_at_sample(const eg_render_pipeline_t *rp, uint32_t loc)
+{
+    const eg_shader_entry_t *e = rp ? rp->fragment.entry : NULL;
+    for (uint32_t k = 0; e && k < e->input_count; k++)
+        if (e->inputs[k].location == loc && e->inputs[k].sampling == EG_SHADER_SAMPLING_SAMPLE) return true;
+    return false;
+}
+
 static void setup_varyings(struct eg_soft_raster_pipeline *r)
 {
     r->nvary = 0;
+    r->vary_sample = 0;
     if (!r->fsi) return;
     for (uint32_t loc = 0; loc < EG_SOFT_MAX_LOCATIONS; loc++) {
         if (!(r->fsi->input_mask >> loc & 1u)) continue;
         uint32_t n = r->fsi->input_components[loc];
+        bool at_sample = r->fsi->interp[loc] != EG_SOFT_INTERP_FLAT && input_at_sample(r->rp, loc);
         for (uint32_t c = 0; c < n && c < 4u; c++) {
             r->vary_loc[r->nvary] = (uint8_t)loc;
             r->vary_comp[r->nvary] = (uint8_t)c;
             r->vary_interp[r->nvary] = r->fsi->interp[loc];
+            if (at_sample) r->vary_sample |= (uint64_t)1 << r->nvary;
             r->nvary++;
         }
     }

@@ -1,7 +1,8 @@
-/* hal/soft per-block fragment pipeline: depth/stencil, interpolation, shading, blend and store.
+/* hal/soft per-block fragment pipeline: interpolation, shading, blend and store.
  *
  * soft_raster.c walks a triangle in 4x4 blocks and calls eg_soft_shade_block for each block
- * with coverage; everything here works on one block of one worker (soft_raster.h).
+ * with coverage; everything here works on one block of one worker (soft_raster.h). The depth /
+ * stencil test is in soft_raster_depth.c.
  */
 #include "config/emgpu_config.h"
 
@@ -20,207 +21,32 @@ static inline eg_soft_mask_t quad_expand(eg_soft_mask_t m)
     return (eg_soft_mask_t)(q * 0x33u);
 }
 
-/* ---- depth / stencil on one block ---- */
-
-/* 4-byte copies the compiler turns into one load/store (eg_memcpy is a call per lane). */
-static inline void cp4(void *dst, const void *src)
-{
-    uint8_t *d = dst;
-    const uint8_t *s = src;
-    d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
-}
-
-/* Lanes where a[l] <compare> b[l]: the switch runs once per block, the loops are branch-free. */
-static eg_soft_mask_t compare_mask(uint32_t compare, const float *a, const float *b)
-{
-    eg_soft_mask_t m = 0;
-    uint32_t l;
-    switch (compare) {
-    case WGPUCompareFunction_Never:        return 0;
-    case WGPUCompareFunction_Less:         for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] < b[l]) << l; break;
-    case WGPUCompareFunction_Equal:        for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] == b[l]) << l; break;
-    case WGPUCompareFunction_LessEqual:    for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] <= b[l]) << l; break;
-    case WGPUCompareFunction_Greater:      for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] > b[l]) << l; break;
-    case WGPUCompareFunction_NotEqual:     for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] != b[l]) << l; break;
-    case WGPUCompareFunction_GreaterEqual: for (l = 0; l < EG_SOFT_LANES; l++) m |= (eg_soft_mask_t)(a[l] >= b[l]) << l; break;
-    default:                               return EG_SOFT_ALL_LANES;
-    }
-    return m;
-}
-
 #if defined(VM_SIMD_NATIVE) && VM_VW == 4
-#define DEPTH_VEC 1
-/* depth_only for one sample of 4-byte depth (depth32float, depth24plus) with a less or
- * less-equal compare, a row of 4 lanes per vector: the same clamp and compare per lane, covered
- * rows loaded and stored whole. Partial rows too when the block's 4 columns lie inside the row
- * (fits): uncovered lanes get back the bytes just read (the block is this worker's alone: tiles
- * are multiples of 4 pixels), else lane by lane (they may end past the texture's width).
- * Returns the new coverage. */
-static EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows(uint8_t *blk, size_t pitch, const float zc[EG_SOFT_LANES], float off,
-                                                    float lo, float hi, eg_soft_mask_t cov, bool dw, bool le, bool fits)
-{
-    const vf_t voff = { off, off, off, off }, vlo = { lo, lo, lo, lo }, vhi = { hi, hi, hi, hi };
-    eg_soft_mask_t out = 0;
-    for (uint32_t r = 0; r < 4u; r++, blk += pitch) {
-        uint32_t m = cov >> (4u * r) & 15u;
-        if (!m) continue;
-        vf_t v, st;
-        vu_t uv, ulo, uhi;
-        VLOAD(v, zc + 4u * r);
-        v = v + voff;
-        /* v < lo ? lo : v > hi ? hi : v, bitwise (NaN stays NaN and fails every compare) */
-        vu_t mlo = (vu_t)(v < vlo), mhi = (vu_t)(v > vhi);
-        __builtin_memcpy(&uv, &v, 16); __builtin_memcpy(&ulo, &vlo, 16); __builtin_memcpy(&uhi, &vhi, 16);
-        uv = (ulo & mlo) | (((uhi & mhi) | (uv & ~mhi)) & ~mlo);
-        __builtin_memcpy(&v, &uv, 16);
-        if (m == 15u || fits) {
-            VLOAD(st, blk);
-        } else {
-            float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-            for (uint32_t l = 0; l < 4u; l++)
-                if (m >> l & 1u) cp4(&t[l], blk + 4u * l);
-            VLOAD(st, t);
-        }
-        vu_t pass = le ? (vu_t)(v <= st) : (vu_t)(v < st);
-#if defined(__SSE2__)
-        uint32_t pm = (uint32_t)__builtin_ia32_movmskps((vf_t)pass) & m;   /* the 4 compare results */
-#else
-        uint32_t pm = ((pass[0] & 1u) | (pass[1] & 2u) | (pass[2] & 4u) | (pass[3] & 8u)) & m;
-#endif
-        out |= pm << (4u * r);
-        if (!dw || !pm) continue;
-        if (pm == 15u) { VSTORE(blk, v); continue; }
-        if (fits) {   /* v where pm, else the stored bits, bitwise */
-            const vu_t bit = { 1u, 2u, 4u, 8u };
-            vu_t keep = (vu_t)((bit & pm) != 0u), us;
-            __builtin_memcpy(&uv, &v, 16); __builtin_memcpy(&us, &st, 16);
-            uv = (uv & keep) | (us & ~keep);
-            VSTORE(blk, uv);
-            continue;
-        }
-        float z[4];
-        VSTORE(z, v);
-        for (uint32_t l = 0; l < 4u; l++)
-            if (pm >> l & 1u) cp4(blk + 4u * l, &z[l]);
-    }
-    return out;
-}
+#define DEPTH_VEC 1   /* 4-lane vectors (the name from when the depth rows lived here) */
 #else
 #define DEPTH_VEC 0
 #endif
 
-/* Depth without stencil, the common case: per sample, gather, one compare_mask, scatter. */
-static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
-                       eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+/* 8 lanes per vector on x86-64 CPUs with AVX2, asked at run time as soft_sample_vec.c does (the
+ * library stays baseline x86-64): the same per-lane operations in the same order as the 4-lane
+ * code, so the same bits. eg_soft_shade_vw (tests) can hold it to 4 lanes. */
+#if DEPTH_VEC && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define SHADE_AVX2 1
+#define SHADE_AVX2_ATTR __attribute__((target("avx2")))
+typedef float v8f __attribute__((vector_size(32)));
+#define V8(v) ((v8f){ (v), (v), (v), (v), (v), (v), (v), (v) })
+static inline bool shade_avx2(void)
 {
-    const struct eg_soft_raster_pipeline *rs = f->rs;
-    const eg_soft_target_t *d = &f->ps->fb->depth;
-    bool dw = rs->depth_write && !f->ps->fb->depth_read_only;
-    bool d16 = d->block_B == 2u;
-    float lo = f->ps->vp_min_z, hi = f->ps->vp_max_z;
-    uint8_t *blk = d->base + (size_t)by * d->row_pitch_B + (size_t)bx * d->elem_B;
-    for (uint32_t s = 0; s < f->samples; s++) {
-        if (!cov[s]) continue;
-        float off = f->dzdx * (float)(f->sx[s] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[s] - 128) * (1.0f / 256.0f);
-#if DEPTH_VEC
-        if (d->elem_B == 4u && !d16 && eg_soft_raster_fast_paths) {
-            bool fits = (size_t)bx * 4u + 16u <= d->row_pitch_B;
-            if (rs->depth_compare == WGPUCompareFunction_Less) {
-                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, false, fits);
-                continue;
-            }
-            if (rs->depth_compare == WGPUCompareFunction_LessEqual) {
-                cov[s] = depth32_rows(blk, d->row_pitch_B, zc, off, lo, hi, cov[s], dw, true, fits);
-                continue;
-            }
-        }
+    return eg_soft_shade_vw >= 8u && __builtin_cpu_supports("avx2");
+}
+#else
+#define SHADE_AVX2 0
 #endif
-        float z[EG_SOFT_LANES], st[EG_SOFT_LANES];
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            float v = zc[l] + off;
-            v = v < lo ? lo : v > hi ? hi : v;   /* NaN stays NaN and fails every compare */
-            if (d16) v = (float)(uint32_t)((v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f) * 65535.0f + 0.5f);
-            z[l] = v;
-            st[l] = 0.0f;
-        }
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            if (!(cov[s] >> l & 1u)) continue;
-            const uint8_t *p = blk + (size_t)(l >> 2) * d->row_pitch_B + (size_t)(l & 3u) * d->elem_B + (size_t)s * d->block_B;
-            if (d16) st[l] = (float)((uint32_t)p[0] | (uint32_t)p[1] << 8);
-            else cp4(&st[l], p);
-        }
-        cov[s] &= compare_mask(rs->depth_compare, z, st);
-        if (!dw) continue;
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            if (!(cov[s] >> l & 1u)) continue;
-            uint8_t *p = blk + (size_t)(l >> 2) * d->row_pitch_B + (size_t)(l & 3u) * d->elem_B + (size_t)s * d->block_B;
-            if (d16) { uint32_t q = (uint32_t)z[l]; p[0] = (uint8_t)q; p[1] = (uint8_t)(q >> 8); }
-            else cp4(p, &z[l]);
-        }
-    }
-}
-
-static void ds_test(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
-                    eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
-{
-    const struct eg_soft_raster_pipeline *rs = f->rs;
-    const eg_soft_fb_t *fb = f->ps->fb;
-    if (!rs->depth_test && !rs->stencil_test) return;
-    if (!rs->stencil_test) {
-        if (fb->depth.base) depth_only(f, bx, by, zc, cov);
-        return;
-    }
-    const eg_soft_stencil_face_t *face = &rs->stencil[f->t->is_polygon && !f->s.front ? 1 : 0];
-    uint8_t ref = (uint8_t)f->ps->stencil_ref, rm = rs->stencil_read_mask, wm = rs->stencil_write_mask;
-    bool sw = rs->stencil_test && !fb->stencil_read_only && fb->stencil.base;
-    bool dw = rs->depth_write && !fb->depth_read_only && fb->depth.base;
-    bool d16 = fb->depth.block_B == 2u;
-    for (uint32_t s = 0; s < f->samples; s++) {
-        float off = f->dzdx * (float)(f->sx[s] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[s] - 128) * (1.0f / 256.0f);
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            if (!(cov[s] >> l & 1u)) continue;
-            uint32_t x = bx + (l & 3u), y = by + (l >> 2);
-            uint8_t *sp = NULL, sv = 0, nsv;
-            if (rs->stencil_test && fb->stencil.base) {
-                sp = fb->stencil.base + (size_t)y * fb->stencil.row_pitch_B + (size_t)x * fb->stencil.elem_B + s;
-                sv = *sp;
-            }
-            bool pass = !rs->stencil_test || eg_soft_compare(face->compare, (float)(ref & rm), (float)(sv & rm));
-            if (!pass) {
-                nsv = eg_soft_stencil_op(face->fail, sv, ref);
-            } else if (rs->depth_test && fb->depth.base) {
-                uint8_t *dp = fb->depth.base + (size_t)y * fb->depth.row_pitch_B + (size_t)x * fb->depth.elem_B +
-                              (size_t)s * fb->depth.block_B;
-                float z = zc[l] + off;
-                float lo = f->ps->vp_min_z, hi = f->ps->vp_max_z;
-                z = z < lo ? lo : z > hi ? hi : z;   /* NaN stays NaN and fails every compare */
-                float stored;
-                uint32_t q = 0;
-                if (d16) {
-                    q = (uint32_t)((z > 0.0f ? (z < 1.0f ? z : 1.0f) : 0.0f) * 65535.0f + 0.5f);
-                    z = (float)q;
-                    stored = (float)((uint32_t)dp[0] | (uint32_t)dp[1] << 8);
-                } else {
-                    cp4(&stored, dp);
-                }
-                pass = eg_soft_compare(rs->depth_compare, z, stored);
-                if (pass && dw) {
-                    if (d16) { dp[0] = (uint8_t)q; dp[1] = (uint8_t)(q >> 8); }
-                    else cp4(dp, &z);
-                }
-                nsv = eg_soft_stencil_op(pass ? face->pass : face->depth_fail, sv, ref);
-            } else {
-                nsv = eg_soft_stencil_op(face->pass, sv, ref);
-            }
-            if (sp && sw) *sp = (uint8_t)((sv & ~wm) | (nsv & wm));
-            if (!pass) cov[s] &= ~(1u << l);
-        }
-    }
-}
 
 /* ---- interpolation ---- */
 
-/* Barycentrics at the pixel centres of the block: l[i][lane] screen-linear, p[i][lane]
+/* Barycentrics at the pixel centres of the block (or at one sample's position in every pixel, for
+ * Sample-qualified inputs): l[i][lane] screen-linear, p[i][lane]
  * perspective-corrected weights of vertices 1 and 2; w1[lane] = interpolated 1/w
  * (FragCoord.w). Attributes are a0 + w1 (a1 - a0) + w2 (a2 - a0), so a constant attribute
  * interpolates to exactly itself. */
@@ -234,16 +60,46 @@ static const float lane_fy[EG_SOFT_LANES] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2
 
 /* All 16 lanes, branch-free so the compiler vectorises it: the block origin's barycentrics
  * come exactly from the 64-bit edge values, lanes step from there by the per-pixel gradients
- * (the same float operations in the same order on every CPU). */
-static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b, bool persp)
+ * (the same float operations in the same order on every CPU). (ox, oy): the position inside
+ * the pixel in subpixels (EG_SOFT_SUBPIX / 2: the centre; f->sx/sy[s]: sample s). */
+static EG_ALWAYS_INLINE void bary_body(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b, bool persp,
+                                       int32_t ox, int32_t oy, bool wide)
 {
     const eg_soft_setup_t *s = &f->s;
-    int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + ox, Y = (int64_t)by * EG_SOFT_SUBPIX + oy;
     float e1 = (float)(s->A[1] * X + s->B[1] * Y + s->C[1]) * s->inv_area2;
     float e2 = (float)(s->A[2] * X + s->B[2] * Y + s->C[2]) * s->inv_area2;
     float d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
     float d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2, d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
     float iw0 = f->t->invw[0], iw1 = f->t->invw[1], iw2 = f->t->invw[2];
+#if SHADE_AVX2
+    if (wide) {   /* rows r and r + 1 in one vector: the same per-lane operations as below */
+        const v8f fx = { 0, 1, 2, 3, 0, 1, 2, 3 }, one = V8(1.0f);
+        const v8f c1 = V8(e1) + fx * V8(d1x), c2 = V8(e2) + fx * V8(d2x);
+        const v8f v0 = V8(iw0), v1 = V8(iw1), v2 = V8(iw2);
+        for (uint32_t r = 0; r < 4u; r += 2u) {
+            float fy0 = (float)r, fy1 = (float)(r + 1u);
+            float y10 = fy0 * d1y, y11 = fy1 * d1y, y20 = fy0 * d2y, y21 = fy1 * d2y;
+            v8f l1 = c1 + (v8f){ y10, y10, y10, y10, y11, y11, y11, y11 };
+            v8f l2 = c2 + (v8f){ y20, y20, y20, y20, y21, y21, y21, y21 };
+            __builtin_memcpy(b->l[0] + 4u * r, &l1, 32);
+            __builtin_memcpy(b->l[1] + 4u * r, &l2, 32);
+            if (!persp) continue;
+            v8f l0 = one - l1 - l2;
+            v8f q0 = l0 * v0, q1 = l1 * v1, q2 = l2 * v2;
+            v8f w1 = q0 + q1 + q2;
+            v8f rw = one / w1;
+            q1 = q1 * rw;
+            q2 = q2 * rw;
+            __builtin_memcpy(b->p[0] + 4u * r, &q1, 32);
+            __builtin_memcpy(b->p[1] + 4u * r, &q2, 32);
+            __builtin_memcpy(b->w1 + 4u * r, &w1, 32);
+        }
+        return;
+    }
+#else
+    (void)wide;
+#endif
 #if DEPTH_VEC
     /* by rows of 4 lanes: e + lane_fx * dx is the same in every row, lane_fy * dy the same in
      * every lane of a row, so each is computed once (the same values; the sums keep their order) */
@@ -290,6 +146,19 @@ static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary
     }
 }
 
+static void barycentrics(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b, bool persp, int32_t ox,
+                         int32_t oy)
+{
+    bary_body(f, bx, by, b, persp, ox, oy, false);
+}
+
+#if SHADE_AVX2
+static SHADE_AVX2_ATTR void barycentrics_avx2(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b, bool persp)
+{
+    bary_body(f, bx, by, b, persp, EG_SOFT_SUBPIX / 2, EG_SOFT_SUBPIX / 2, true);
+}
+#endif
+
 static inline bool finite_nonzero(float v)
 {
     union { float f; uint32_t u; } c = { v };
@@ -310,9 +179,28 @@ static bool persp_finite(const bary_t *b)
 /* dst[l] = a0 + w0[l] d1 + w1[l] d2 (+ bias): the same per-lane operations in the same order as
  * the scalar loop, 4 lanes per vector and unrolled (GCC -O2 vectorises the loop but leaves it
  * rolled). */
-static EG_ALWAYS_INLINE void lerp_lanes(float *dst, const float *w0, const float *w1, float a0, float d1, float d2,
-                                        bool biased, float bias)
+static EG_ALWAYS_INLINE void lerp_body(float *dst, const float *w0, const float *w1, float a0, float d1, float d2,
+                                       bool biased, float bias, bool wide)
 {
+#if SHADE_AVX2
+    if (wide) {
+        const v8f va = V8(a0), v1 = V8(d1), v2 = V8(d2), vb = V8(bias);
+        for (uint32_t k = 0; k < EG_SOFT_LANES; k += 8u) {
+            v8f x, y;
+            __builtin_memcpy(&x, w0 + k, 32);
+            __builtin_memcpy(&y, w1 + k, 32);
+            x = x * v1;
+            x = va + x;
+            y = y * v2;
+            x = x + y;
+            if (biased) x = x + vb;
+            __builtin_memcpy(dst + k, &x, 32);
+        }
+        return;
+    }
+#else
+    (void)wide;
+#endif
 #if DEPTH_VEC
     const vf_t va = { a0, a0, a0, a0 }, v1 = { d1, d1, d1, d1 }, v2 = { d2, d2, d2, d2 };
     const vf_t vb = { bias, bias, bias, bias };
@@ -338,14 +226,24 @@ static EG_ALWAYS_INLINE void lerp_lanes(float *dst, const float *w0, const float
 /* Also records in w->in_uniform the input slots whose 16 lanes hold the same bits: flat inputs,
  * and inputs equal at the three vertices (a0 != 0 finite) with finite weights in every lane
  * (linear weights always are; perspective ones are checked): a0 + w1 * 0 + w2 * 0 adds two
- * zeros to a nonzero a0, which gives a0 exactly, so those lanes are set to a0 directly. */
-static void interpolate(const eg_soft_frag_t *f, const bary_t *b)
+ * zeros to a nonzero a0, which gives a0 exactly, so those lanes are set to a0 directly.
+ * Sample-qualified inputs (rs->vary_sample) take the weights bs (b outside per-sample runs). */
+static EG_ALWAYS_INLINE void lerp_lanes(float *dst, const float *w0, const float *w1, float a0, float d1, float d2,
+                                        bool biased, float bias)
+{
+    lerp_body(dst, w0, w1, a0, d1, d2, biased, bias, false);
+}
+
+static EG_ALWAYS_INLINE void interp_body(const eg_soft_frag_t *f, const bary_t *bc, const bary_t *bs, bool wide)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_tri_t *t = f->t;
-    int32_t pfin = -1;   /* persp_finite, computed when first needed */
+    int32_t pfins[2] = { -1, -1 };   /* persp_finite of bc, bs: computed when first needed */
     uint64_t uni = 0;
     for (uint32_t j = 0; j < rs->nvary; j++) {
+        uint32_t at_s = bs != bc && (rs->vary_sample >> j & 1u);
+        const bary_t *b = at_s ? bs : bc;
+        int32_t *pfin = &pfins[at_s];
         float *dst = f->w->io_in[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
         uint64_t slot = (uint64_t)1 << (rs->vary_loc[j] * 4u + rs->vary_comp[j]);
         if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) {
@@ -357,15 +255,33 @@ static void interpolate(const eg_soft_frag_t *f, const bary_t *b)
         const float (*w)[EG_SOFT_LANES] = rs->vary_interp[j] == EG_SOFT_INTERP_LINEAR ? b->l : b->p;
         float a0 = t->v[0]->var[j], d1 = t->v[1]->var[j] - a0, d2 = t->v[2]->var[j] - a0;
         if (d1 == 0.0f && d2 == 0.0f && finite_nonzero(a0) && eg_soft_raster_fast_paths &&
-            (rs->vary_interp[j] == EG_SOFT_INTERP_LINEAR || (pfin < 0 ? (pfin = persp_finite(b)) : pfin))) {
+            (rs->vary_interp[j] == EG_SOFT_INTERP_LINEAR || (*pfin < 0 ? (*pfin = persp_finite(b)) : *pfin))) {
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++) dst[l] = a0;
             uni |= slot;
             continue;
         }
-        lerp_lanes(dst, w[0], w[1], a0, d1, d2, false, 0.0f);
+        lerp_body(dst, w[0], w[1], a0, d1, d2, false, 0.0f, wide);
     }
     f->w->in_uniform = uni;
 }
+
+static void interpolate(const eg_soft_frag_t *f, const bary_t *bc, const bary_t *bs)
+{
+    interp_body(f, bc, bs, false);
+}
+
+#if SHADE_AVX2
+/* The same values 8 lanes at a time (bs = bc: no per-sample positions), and the depth (zc). */
+static SHADE_AVX2_ATTR void interpolate_avx2(const eg_soft_frag_t *f, const bary_t *b)
+{
+    interp_body(f, b, b, true);
+}
+
+static SHADE_AVX2_ATTR void depth_lerp_avx2(const eg_soft_frag_t *f, const bary_t *b, float *zc)
+{
+    lerp_body(zc, b->l[0], b->l[1], f->z[0], f->z[1] - f->z[0], f->z[2] - f->z[0], true, f->bias, true);
+}
+#endif
 
 /* ---- color output ---- */
 
@@ -405,6 +321,7 @@ static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, cons
 /* ---- one block ---- */
 
 bool eg_soft_raster_fast_paths = true;
+uint32_t eg_soft_shade_vw = 8u;
 
 /* The VM's effect for a copy-class program (soft_vm_classify.c), all lanes: the same bits it
  * would commit on the active lanes; other lanes are never stored. */
@@ -423,9 +340,35 @@ static void copy_shade(const eg_soft_frag_t *f)
     }
 }
 
+/* FragCoord.xy of the block's pixel centres: x + 0.5 the same in every row, y + 0.5 the same
+ * along a row (through int32: the same value, coordinates are below 2^24). */
+static EG_ALWAYS_INLINE void frag_coord_xy(eg_soft_invocation_t *inv, uint32_t bx, uint32_t by)
+{
+#if DEPTH_VEC
+    float fx[4], fy[4];
+    for (uint32_t i = 0; i < 4u; i++) {
+        fx[i] = (float)(int32_t)(bx + i) + 0.5f;
+        fy[i] = (float)(int32_t)(by + i) + 0.5f;
+    }
+    vf_t x;
+    VLOAD(x, fx);
+    for (uint32_t r = 0; r < 4u; r++) {
+        vf_t y = { fy[r], fy[r], fy[r], fy[r] };
+        VSTORE(inv->position.c[0].f + 4u * r, x);
+        VSTORE(inv->position.c[1].f + 4u * r, y);
+    }
+#else
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+        inv->position.c[0].f[l] = (float)(int32_t)(bx + (l & 3u)) + 0.5f;
+        inv->position.c[1].f[l] = (float)(int32_t)(by + (l >> 2)) + 0.5f;
+    }
+#endif
+}
+
 /* The block's fragment pipeline for coverage cov; `sample` is the sample being shaded when the
- * program runs per sample (SampleId), else 0. */
-static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES], uint32_t sample)
+ * program runs per sample (per_sample: SampleId or a Sample-qualified input), else 0. */
+static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES], uint32_t sample,
+                  bool per_sample)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
     eg_soft_mask_t pix = 0;
@@ -441,24 +384,47 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     bool persp = all || rs->persp_used || (rs->frag_coord_used & 8u);
     bool need_z = all || rs->depth_test || rs->stencil_test || (rs->frag_coord_used & 4u);
     bary_t b;
-    if (persp || need_z || rs->nvary)   /* else nothing reads b (a FragCoord.xy-only program) */
-        barycentrics(f, bx, by, &b, persp);
-    float zc[EG_SOFT_LANES], zd1 = f->z[1] - f->z[0], zd2 = f->z[2] - f->z[0];
-    if (need_z)
-        lerp_lanes(zc, b.l[0], b.l[1], f->z[0], zd1, zd2, true, f->bias);
-    if (rs->early_z) {
-        ds_test(f, bx, by, zc, cov);
-        pix = 0;
-        for (uint32_t s = 0; s < f->samples; s++) pix |= cov[s];
-        if (!pix || !rs->fs) return;
-        lanes = quad_expand(pix);
+    float zc[EG_SOFT_LANES];
+#if SHADE_AVX2
+    bool wide = shade_avx2() && !(per_sample && rs->vary_sample);
+#else
+    const bool wide = false;
+#endif
+    if (wide) {
+#if SHADE_AVX2
+        if (persp || need_z || rs->nvary) barycentrics_avx2(f, bx, by, &b, persp);
+        if (need_z) depth_lerp_avx2(f, &b, zc);
+#endif
+    } else {
+        if (persp || need_z || rs->nvary)   /* else nothing reads b (a FragCoord.xy-only program) */
+            barycentrics(f, bx, by, &b, persp, EG_SOFT_SUBPIX / 2, EG_SOFT_SUBPIX / 2);
+        float zd1 = f->z[1] - f->z[0], zd2 = f->z[2] - f->z[0];
+        if (need_z)
+            lerp_lanes(zc, b.l[0], b.l[1], f->z[0], zd1, zd2, true, f->bias);
     }
-    interpolate(f, &b);
+    if (rs->early_z) {
+        if (rs->depth_test || rs->stencil_test) {   /* else ds_test changes nothing */
+            eg_soft_ds_test(f, bx, by, zc, cov);
+            pix = 0;
+            for (uint32_t s = 0; s < f->samples; s++) pix |= cov[s];
+            if (!pix) return;
+            lanes = quad_expand(pix);
+        }
+        if (!rs->fs) return;
+    }
+    bary_t bs;   /* Sample-qualified inputs of a per-sample run: at that sample's position */
+    if (per_sample && rs->vary_sample)
+        barycentrics(f, bx, by, &bs, rs->persp_used, f->sx[sample], f->sy[sample]);
+    if (!rs->nvary) f->w->in_uniform = 0;   /* interpolate's result without inputs */
+#if SHADE_AVX2
+    else if (wide) interpolate_avx2(f, &b);
+#endif
+    else interpolate(f, &b, per_sample && rs->vary_sample ? &bs : &b);
     if (rs->fs_copy && eg_soft_raster_fast_paths) {
         copy_shade(f);
         f->w->copy_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
-        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
         write_colors(f, bx, by, cov, false);
         return;
     }
@@ -467,7 +433,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         /* the VM's output in every lane, no lane killed: its commit below with alive = pix */
         f->w->const_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
-        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
         write_colors(f, bx, by, cov, true);
         return;
     }
@@ -476,7 +442,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         eg_soft_tex_block(f, lanes);
         f->w->tex_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
-        if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+        if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
         write_colors(f, bx, by, cov, false);
         return;
     }
@@ -484,11 +450,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     inv.in = f->w->io_in;
     inv.out = f->w->io_out;
     if (rs->fsi->uses_frag_coord || rs->native_fs)   /* LD_SYS FRAG_COORD (or a bench function) reads it */
-        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
-            /* through int32 (the same value: coordinates are below 2^24) so it vectorises */
-            inv.position.c[0].f[l] = (float)(int32_t)(bx + (l & 3u)) + 0.5f;
-            inv.position.c[1].f[l] = (float)(int32_t)(by + (l >> 2)) + 0.5f;
-        }
+        frag_coord_xy(&inv, bx, by);
     if (rs->fsi->uses_frag_coord || rs->native_fs) {   /* z and w where shade computed them (need_z, persp) */
         if (need_z) for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv.position.c[2].f[l] = zc[l];
         if (persp) for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv.position.c[3].f[l] = b.w1[l];
@@ -525,7 +487,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++) keep |= (inv.sample_mask_out.u[l] >> s & 1u) << l;
             cov[s] &= keep;
         }
-    if (!rs->early_z) ds_test(f, bx, by, zc, cov);
+    if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
     write_colors(f, bx, by, cov, false);
 }
 
@@ -562,15 +524,16 @@ void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_ma
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
     if (!rs->fs || !rs->fs->uses_sample_id || f->samples == 1u) {
-        shade(f, bx, by, cov, 0);
+        shade(f, bx, by, cov, 0, false);
         return;
     }
-    /* Sample shading (Vulkan "Sample Shading", implied by SampleId): one run per covered sample
-     * with only that sample's coverage; inputs stay interpolated at the pixel centre. */
+    /* Sample shading (Vulkan "Sample Shading", implied by SampleId or a Sample-qualified input,
+     * WGSL @interpolate(_, sample)): one run per covered sample with only that sample's
+     * coverage; Sample-qualified inputs at the sample's position, the others at the centre. */
     for (uint32_t s = 0; s < f->samples; s++) {
         eg_soft_mask_t one[EG_SOFT_MAX_SAMPLES] = { 0 };
         one[s] = cov[s];
-        if (one[s]) shade(f, bx, by, one, s);
+        if (one[s]) shade(f, bx, by, one, s, true);
     }
 }
 

@@ -29,7 +29,17 @@
 
 struct eg_soft_tex_prog {
     eg_soft_span_class_t cls;
+    bool identity;   /* cls_identity */
 };
+
+/* Whether the program's output is the texel itself (output c = texel component c, no factor):
+ * then the sample can go straight into the output registers. */
+static bool cls_identity(const eg_soft_span_class_t *cls)
+{
+    for (uint32_t c = 0; c < 4u; c++)
+        if (cls->src[c] != (EG_SOFT_SPAN_TEX | c) || cls->mul[c] != EG_SOFT_SPAN_NONE) return false;
+    return true;
+}
 
 eg_status_t eg_soft_tex_create(struct eg_soft_raster_pipeline *r)
 {
@@ -41,6 +51,7 @@ eg_status_t eg_soft_tex_create(struct eg_soft_raster_pipeline *r)
     r->fs_tex = eg_soft_heap_alloc(sizeof *r->fs_tex);
     if (!r->fs_tex) return EG_STATUS_OUT_OF_MEMORY;
     r->fs_tex->cls = cls;
+    r->fs_tex->identity = cls_identity(&cls);
     return EG_STATUS_OK;
 }
 
@@ -95,6 +106,13 @@ void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes)
 {
     const eg_soft_span_class_t *cls = &f->rs->fs_tex->cls;
     eg_soft_worker_t *w = f->w;
+    if (f->tex_fast_ok && f->rs->fs_tex->identity) {
+        /* the texel is the output: sampled into it, no copies (lanes outside `lanes` keep the
+         * worker's old, defined bits and are never stored) */
+        eg_soft_sample_fast(&f->tex_fast, w->io_in[cls->uv[0] >> 2].c[cls->uv[0] & 3u].f,
+                            w->io_in[cls->uv[1] >> 2].c[cls->uv[1] & 3u].f, lanes, &w->io_out[0]);
+        return;
+    }
     /* every field set, and tex cleared only for partial blocks: two memset calls per block were
      * 5% of a textured mesh */
     eg_soft_sample_op_t op;

@@ -29,13 +29,15 @@
  * on u and v, magFilter == minFilter, no comparison: one tight loop per (format, filter), no
  * per-lane calls. It computes bit-for-bit what the general path computes (same helpers), on the
  * view's base array layer. The span path (soft_span.h) sets this path up once per triangle
- * (eg_soft_sample2d_prep) and calls the same inlined loops per row chunk.
+ * (eg_soft_sample2d_prep) and calls the same inlined loops per row chunk. The vector loops
+ * (8-bit RGBA / BGRA bilinear, nearest texel offsets) are in soft_sample_vec.c.
  */
 #include "config/emgpu_config.h"
 
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_sample_int.h"
 #include "hal/soft/soft_span.h"
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm_simd.h"
@@ -58,7 +60,6 @@ static inline float fract_period(float u, float period)    /* u mod period, in [
     return u - (float)floor_i(q) * period;
 }
 
-enum { ADDR_CLAMP, ADDR_REPEAT, ADDR_MIRROR, ADDR_CUBE /* no wrap: cube_wrap() resolves */ };
 
 static inline uint32_t addr_mode(WGPUAddressMode m)
 {
@@ -259,7 +260,7 @@ static inline const uint8_t *texel_ptr(const sctx_t *c, const eg_soft_subres_t *
 /* 8-bit unorm bilinear in fixed point, as texture units do: S = sum c_i * W_i with integer
  * weights W_i = wx * wy (8-bit each, sum 65536) is exact, then one scale: S * (1 / (255 * 65536)).
  * Shared by the general path and the fast path, so both give the same bits. */
-#define UNORM8_SCALE (1.0f / 16711680.0f)
+/* UNORM8_SCALE (soft_sample_int.h) = 1 / (255 * 65536) */
 static inline void blend_unorm8(const uint8_t *p00, const uint8_t *p10, const uint8_t *p01,
                                 const uint8_t *p11, uint32_t wx, uint32_t wy, uint32_t n, bool bgra,
                                 float o[4])
@@ -469,7 +470,7 @@ static void sample_lane(sctx_t *c, const eg_soft_sample_op_t *op, uint32_t l, eg
 
 /* ---- fast paths ---- */
 
-typedef enum fast_fmt { FAST_NONE, FAST_RGBA8, FAST_BGRA8, FAST_R8, FAST_RGB565 } fast_fmt_t;
+/* fast_fmt_t: soft_sample_int.h */
 
 static fast_fmt_t fast_format(const sctx_t *c, const eg_soft_sample_op_t *op)
 {
@@ -543,109 +544,7 @@ static EG_ALWAYS_INLINE void fast_sample(fast_fmt_t f, bool linear, uint32_t mu,
     }
 }
 
-#if VM_SIMD
-static inline vf_t vsel_f(vu_t m, vf_t a, vf_t b)   /* m ? a : b, bitwise */
-{
-    vu_t ua, ub;
-    __builtin_memcpy(&ua, &a, 16);
-    __builtin_memcpy(&ub, &b, 16);
-    ua = (ua & m) | (ub & ~m);
-    __builtin_memcpy(&a, &ua, 16);
-    return a;
-}
-#endif
 
-#if defined(VM_SIMD_NATIVE) && VM_VW == 4   /* emulated vectors (Cortex-M) would not pay off */
-#define SAMPLE_VEC 1
-
-/* 4 lanes: SSE2 / NEON, the texels loaded one by one */
-static EG_ALWAYS_INLINE vu_t sv_load4(const uint8_t *base, vu_t o)
-{
-    uint32_t t0, t1, t2, t3;
-    __builtin_memcpy(&t0, base + o[0], 4); __builtin_memcpy(&t1, base + o[1], 4);
-    __builtin_memcpy(&t2, base + o[2], 4); __builtin_memcpy(&t3, base + o[3], 4);
-    return (vu_t){ t0, t1, t2, t3 };
-}
-#define sv_f vf_t
-#define sv_i vi_t
-#define sv_u vu_t
-#define SV_W 4u
-#define SV_F(v) ((vf_t){ (v), (v), (v), (v) })
-#define SV_I(v) ((vi_t){ (v), (v), (v), (v) })
-#define SV_U(v) ((vu_t){ (v), (v), (v), (v) })
-#define SV_LANE_BITS ((vu_t){ 1u, 2u, 4u, 8u })
-#define SV_ATTR
-#define SV_(n) sv4_##n
-#define SV_LOAD(base, o) sv_load4(base, o)
-#include "hal/soft/soft_sample_vec.inc"
-#undef sv_f
-#undef sv_i
-#undef sv_u
-#undef SV_W
-#undef SV_F
-#undef SV_I
-#undef SV_U
-#undef SV_LANE_BITS
-#undef SV_ATTR
-#undef SV_
-#undef SV_LOAD
-
-/* 8 lanes on x86-64 CPUs with AVX2 (asked per call: __builtin_cpu_supports is a table read), the
- * texels by VPGATHERDD; the library itself stays baseline x86-64. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2) && \
-    EG_SOFT_LANES % 8 == 0
-#define SAMPLE_AVX2 1
-typedef float sv8_f __attribute__((vector_size(32)));
-typedef int32_t sv8_i __attribute__((vector_size(32)));
-typedef uint32_t sv8_u __attribute__((vector_size(32)));
-#define sv_f sv8_f
-#define sv_i sv8_i
-#define sv_u sv8_u
-#define SV_W 8u
-#define SV_F(v) ((sv8_f){ (v), (v), (v), (v), (v), (v), (v), (v) })
-#define SV_I(v) ((sv8_i){ (v), (v), (v), (v), (v), (v), (v), (v) })
-#define SV_U(v) ((sv8_u){ (v), (v), (v), (v), (v), (v), (v), (v) })
-#define SV_LANE_BITS ((sv8_u){ 1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u })
-#define SV_ATTR __attribute__((target("avx2")))
-#define SV_(n) sv8_##n
-#define SV_LOAD(base, o) \
-    ((sv8_u)__builtin_ia32_gathersiv8si(SV_I(0), (const int *)(const void *)(base), (sv8_i)(o), SV_I(-1), 1))
-#include "hal/soft/soft_sample_vec.inc"
-#undef sv_f
-#undef sv_i
-#undef sv_u
-#undef SV_W
-#undef SV_F
-#undef SV_I
-#undef SV_U
-#undef SV_LANE_BITS
-#undef SV_ATTR
-#undef SV_
-#undef SV_LOAD
-#else
-#define SAMPLE_AVX2 0
-#endif
-
-/* The vector loops of 8-bit RGBA / BGRA bilinear sampling with clamp or repeat on each axis;
- * false: not one of them (or eg_soft_sample_vw is 0). */
-static bool rgba8_linear_dispatch(fast_fmt_t f, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s,
-                                  const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
-{
-    if ((f != FAST_RGBA8 && f != FAST_BGRA8) || s->element_B != 4u || mu > ADDR_REPEAT || mv > ADDR_REPEAT ||
-        eg_soft_sample_vw < 4u)
-        return false;
-#if SAMPLE_AVX2
-    if (eg_soft_sample_vw >= 8u && __builtin_cpu_supports("avx2")) {
-        sv8_rgba8_modes(mu, mv, f == FAST_BGRA8, s, u, v, mask, out);
-        return true;
-    }
-#endif
-    sv4_rgba8_modes(mu, mv, f == FAST_BGRA8, s, u, v, mask, out);
-    return true;
-}
-#else
-#define SAMPLE_VEC 0
-#endif
 
 /* ---- entry ---- */
 
@@ -655,9 +554,8 @@ static bool rgba8_linear_dispatch(fast_fmt_t f, uint32_t mu, uint32_t mv, const 
 static void fast_dispatch(fast_fmt_t f, bool linear, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s,
                           const float *u, const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
 {
-#if SAMPLE_VEC
-    if (linear && rgba8_linear_dispatch(f, mu, mv, s, u, v, mask, out)) return;
-#endif
+    if (linear && (f == FAST_RGBA8 || f == FAST_BGRA8) && eg_soft_sample_rgba8_vec(f == FAST_BGRA8, mu, mv, s, u, v, mask, out))
+        return;
     if (mu != ADDR_CLAMP || mv != ADDR_CLAMP) {
         if (linear && f == FAST_RGBA8 && mu == ADDR_REPEAT && mv == ADDR_REPEAT)
             fast_sample(FAST_RGBA8, true, ADDR_REPEAT, ADDR_REPEAT, s, u, v, mask, out);
@@ -735,7 +633,12 @@ bool eg_soft_sample_fast_prep(const eg_texture_view_t *view, const eg_sampler_t 
 void eg_soft_sample_fast(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
                          eg_soft_vec4_t *out)
 {
-    if (mask) fast_dispatch((fast_fmt_t)p->fmt, p->linear, p->mu, p->mv, &p->s, u, v, mask, out);
+    if (!mask) return;
+    /* the textured mesh's case first, without fast_dispatch's tests (the same loops) */
+    if (p->linear && (p->fmt == FAST_RGBA8 || p->fmt == FAST_BGRA8) &&
+        eg_soft_sample_rgba8_vec(p->fmt == FAST_BGRA8, p->mu, p->mv, &p->s, u, v, mask, out))
+        return;
+    fast_dispatch((fast_fmt_t)p->fmt, p->linear, p->mu, p->mv, &p->s, u, v, mask, out);
 }
 
 /* ---- prepared 2D sampling (soft_span.h): the fast path above, set up once per triangle ---- */
@@ -792,64 +695,6 @@ void eg_soft_sample2d(const eg_soft_sample2d_t *p, const float *u, const float *
         return;
     }
     fast_dispatch((fast_fmt_t)p->fmt, p->linear, ADDR_CLAMP, ADDR_CLAMP, &p->s, u, v, mask, out);
-}
-
-/* The texel each of lanes [0, n) takes with nearest filtering, as a byte offset from p->s.base.
- * axis_setup(ADDR_CLAMP, nearest) in a branch-free form the compiler vectorises, same values:
- * with t = clampf(x) * 256, axis_setup takes i = floor(floor(t) / 256) clamped to [0, n - 1].
- * For t < 0 that is 0, and so is max(t, 0) >> 8 here; for t >= 0, floor(t) is the truncating
- * conversion and floor division by 256 a shift. x and the clamp bounds are axis_setup's. */
-static EG_ALWAYS_INLINE int32_t nearest_clamp_index(float u, float fn, float hi, int32_t last)
-{
-    float x = u * fn + 0.0f - 0.0f;
-    x = x > -17.0f ? (x < hi ? x : hi) : -17.0f;
-    float t = x * 256.0f;
-    int32_t i = (int32_t)(t > 0.0f ? t : 0.0f) >> 8;
-    return i < last ? i : last;
-}
-
-#if VM_SIMD
-
-static EG_ALWAYS_INLINE vi_t nearest_clamp_index4(vf_t u, vf_t fn, vf_t hi, vi_t last, vf_t zero, vf_t m17, vf_t k256)
-{
-    vf_t x = u * fn + zero - zero;
-    x = vsel_f((vu_t)(x > m17), vsel_f((vu_t)(x < hi), x, hi), m17);
-    vf_t t = x * k256;
-    t = vsel_f((vu_t)(t > zero), t, zero);
-    vi_t i = __builtin_convertvector(t, vi_t) >> 8;
-    vi_t m = (vi_t)(i < last);
-    return (i & m) | (last & ~m);
-}
-#endif
-
-void eg_soft_sample2d_offsets(const eg_soft_sample2d_t *p, const float *u, const float *v, uint32_t n,
-                              uint32_t *off)
-{
-    int32_t w = (int32_t)p->s.width_el, h = (int32_t)p->s.height_el;
-    float fw = (float)w, fh = (float)h, hw = (float)(2 * w) + 16.0f, hh = (float)(2 * h) + 16.0f;
-    uint32_t pitch = p->s.row_pitch_B, el = p->s.element_B;
-    uint32_t l = 0;
-#if VM_SIMD
-    /* nearest_clamp_index 4 lanes at a time: the same operations and selects per lane */
-    const vf_t zero = { 0, 0, 0, 0 }, m17 = { -17.0f, -17.0f, -17.0f, -17.0f }, k256 = { 256.0f, 256.0f, 256.0f, 256.0f };
-    const vf_t vfw = { fw, fw, fw, fw }, vfh = { fh, fh, fh, fh }, vhw = { hw, hw, hw, hw }, vhh = { hh, hh, hh, hh };
-    const vi_t lw = { w - 1, w - 1, w - 1, w - 1 }, lh = { h - 1, h - 1, h - 1, h - 1 };
-    const vu_t vp = { pitch, pitch, pitch, pitch }, ve = { el, el, el, el };
-    for (; l + 4u <= n; l += 4) {
-        vf_t x, y;
-        VLOAD(x, u + l);
-        VLOAD(y, v + l);
-        vi_t ix = nearest_clamp_index4(x, vfw, vhw, lw, zero, m17, k256);
-        vi_t iy = nearest_clamp_index4(y, vfh, vhh, lh, zero, m17, k256);
-        vu_t o = (vu_t)iy * vp + (vu_t)ix * ve;
-        VSTORE(off + l, o);
-    }
-#endif
-    for (; l < n; l++) {
-        uint32_t ix = (uint32_t)nearest_clamp_index(u[l], fw, hw, w - 1);
-        uint32_t iy = (uint32_t)nearest_clamp_index(v[l], fh, hh, h - 1);
-        off[l] = iy * pitch + ix * el;
-    }
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -499,12 +499,12 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     if (!sp || rs->native_fs || f->samples != 1u || fb->color_count < 1u || !fb->color[0].base || t->invw[0] != t->invw[1] ||
         t->invw[0] != t->invw[2])
         return false;
-    eg_soft_sample_op_t op;
-    eg_memset(&op, 0, sizeof op);
+    eg_soft_sample_op_t op;   /* texture classes only (cleared there: copy classes skip the memset) */
     eg_soft_sample2d_t s2;
     bool prepared = false;
     uint32_t copy_kind = 0;
     if (sp->cls.tex) {
+        eg_memset(&op, 0, sizeof op);
         eg_vm_res_t res;
         eg_vm_bind(rs->fs, &f->ps->bound, &res);
         const eg_texture_view_t *view = res.obj[sp->cls.tex_slot];
@@ -544,24 +544,32 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
      * are cheaper computed. Both give the same bytes. */
     int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : fused ? eg_soft_span_rowc_min_fused : ROWC_MIN_PX;
     bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
-    if (fused) {
-        span_fill_t c;
-        c.f = f;
-        eg_soft_span_fused_tri(sp, &k, sp->cls.tex ? &s2 : NULL, &c);
-        edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, c.ew);
-        c.px0 = px0; c.px1 = px1; c.py0 = py0; c.py1 = py1;
-        c.rows_min = rows_min;
-        c.try_rows = try_rows;
-        c.fixed_row = rows_min == 1 && try_rows;   /* rowconst, all values fixed */
-        c.fixed_px = c.fixed_row ? eg_soft_span_fixed_pixel(sp, &k) : 0u;
-        c.base = tg->base;
-        c.pitch_B = tg->row_pitch_B;
-        c.filled = c.skipped = c.rows = 0;
-        sp->fused[eg_soft_span_fused_width == 4u ? 0 : 1][c.modes](sp, &c);
-        f->w->span_px += c.filled;
-        f->w->span_skip_px += c.skipped;
-        f->w->span_row_px += c.rows;
-        f->w->span_fused_px += c.filled - c.rows;
+    uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
+    span_tri_fn copy_fn = copy_kind && eg_soft_span_fused_width != 1u ? sp->copy[wi][copy_kind - 1u] : NULL;
+    if (fused || copy_fn) {
+        span_fill_t fc;
+        fc.f = f;
+        eg_soft_span_fused_tri(sp, &k, sp->cls.tex ? &s2 : NULL, &fc);
+        edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc.ew);
+        fc.px0 = px0; fc.px1 = px1; fc.py0 = py0; fc.py1 = py1;
+        fc.rows_min = rows_min;
+        fc.try_rows = try_rows;
+        fc.fixed_row = rows_min == 1 && try_rows;   /* rowconst, all values fixed */
+        fc.fixed_px = fc.fixed_row ? eg_soft_span_fixed_pixel(sp, &k) : 0u;
+        fc.base = tg->base;
+        fc.pitch_B = tg->row_pitch_B;
+        fc.filled = fc.skipped = fc.rows = 0;
+        if (fc.modes == FZ_MODES_TEXC && (!sp->fused[wi][FZ_MODES_TEXC] || !span_edges_one(&fc))) fc.modes = FZ_MODES_TEX;
+        if (copy_fn) {   /* texel copy rows: runs of side-by-side texels moved whole */
+            copy_fn(sp, &fc);
+            f->w->span_copy_px += fc.filled;
+        } else {
+            sp->fused[wi][fc.modes](sp, &fc);
+        }
+        f->w->span_px += fc.filled;
+        f->w->span_skip_px += fc.skipped;
+        f->w->span_row_px += fc.rows;
+        f->w->span_fused_px += fc.filled - fc.rows;
         return true;
     }
     eg_soft_reg_t vals[SPAN_MAX_VALS];

@@ -28,7 +28,9 @@
  * TEXEL COPY: a program whose output is the sampled texel, no blending, nearest sampling and a
  * texture whose bytes are the target's (RGBA8/BGRA8 either way, RGB565 to RGB565) stores the
  * texel's bytes: equal to decode + store because every 8/6/5-bit value converts back to itself
- * (checked at pipeline creation, not assumed). Counted in eg_soft_worker_t.span_copy_px.
+ * (checked at pipeline creation, not assumed). Counted in eg_soft_worker_t.span_copy_px. Where
+ * vectors are native, fused copy rows (soft_span_fused.inc FZ_(copy)) compute each lane's texel
+ * offset in vectors and move runs of side-by-side texels (a 1:1 blit: one run per row) whole.
  */
 #ifndef EG_SOFT_SPAN_H
 #define EG_SOFT_SPAN_H
@@ -64,6 +66,8 @@ struct eg_soft_span_pipe;
 extern uint32_t eg_soft_span_fused_width;
 /** The fused-row widths this build and CPU run: 4 | 8 with AVX2, 4, or 0 (EMGPU_SOFT_SIMD 0). */
 uint32_t eg_soft_span_fused_widths(void);
+/** The same for the fused texel copy rows: 0 where vectors are not native registers (Cortex-M). */
+uint32_t eg_soft_span_copy_widths(void);
 /** Test hook (soft_span.c): shortest row a fused triangle tries the constant-row proof on
  *  (ROWC_MIN_PX_FUSED, 128 px; the chunk loop uses 16). */
 extern int64_t eg_soft_span_rowc_min_fused;

@@ -15,8 +15,10 @@
  * interp_chunk gives it; lanes outside [x0, x1) are computed and never stored. The build has
  * -ffp-contract=off (Makefile), and the AVX2 variant enables no FMA, so no product is fused.
  * All-clear groups under skip_clear keep their bytes, as every such lane does on the chunk path
- * (soft_span.c all_clear). tests/unit/soft_span_test.c compares both widths with the chunk path
- * and with the general path.
+ * (soft_span.c all_clear). tests/unit/soft_span_fused_test.c compares both widths with the chunk
+ * path and with the general path.
+ * Also here: texel copy rows (blits: runs of texels moved whole, FZ_(copy)) and a glyph variant
+ * (FZ_MODES_TEXC: flat color, alpha times an R8 coverage, one moving edge: span_edges_one).
  */
 #include "config/emgpu_config.h"
 
@@ -66,6 +68,7 @@ typedef uint16_t fz4_h __attribute__((vector_size(8)));
 #if defined(__SSE__)
 #define FZ_MAX(a, b) __builtin_ia32_maxps((a), (b))
 #define FZ_MIN(a, b) __builtin_ia32_minps((a), (b))
+#define FZ_MOVMSK(m) __builtin_ia32_movmskps((fz4_f)(m))
 #endif
 #include "hal/soft/soft_span_fused.inc"
 #undef FZ_W
@@ -77,6 +80,7 @@ typedef uint16_t fz4_h __attribute__((vector_size(8)));
 #undef FZ_
 #undef FZ_MAX
 #undef FZ_MIN
+#undef FZ_MOVMSK
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
 #define FZ_AVX2 1
@@ -93,6 +97,8 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #define FZ_(n) n##_8
 #define FZ_MAX(a, b) __builtin_ia32_maxps256((a), (b))
 #define FZ_MIN(a, b) __builtin_ia32_minps256((a), (b))
+#define FZ_MOVMSK(m) __builtin_ia32_movmskps256((fz8_f)(m))
+#define FZ_IMIN(a, b) __builtin_ia32_pminsd256((a), (b))
 #include "hal/soft/soft_span_fused.inc"
 #undef FZ_W
 #undef fz_vf
@@ -103,19 +109,24 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #undef FZ_
 #undef FZ_MAX
 #undef FZ_MIN
+#undef FZ_MOVMSK
+#undef FZ_IMIN
 #endif
 
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 {
     uint32_t f = sp->target == WGPUTextureFormat_RGBA8Unorm ? FZ_RGBA8
                : sp->target == WGPUTextureFormat_BGRA8Unorm ? FZ_BGRA8 : FZ_565;
-    uint32_t m0 = sp->cls.tex ? FZ_MODES_TEX : 0u, m1 = sp->cls.tex ? 4u : FZ_MODES_TEX;
+    uint32_t m0 = sp->cls.tex ? FZ_MODES_TEX : 0u, m1 = sp->cls.tex ? FZ_MODES_N : FZ_MODES_TEX;
     eg_memset(sp->fused, 0, sizeof sp->fused);
     for (uint32_t m = m0; m < m1; m++) sp->fused[0][m] = sp->fused[1][m] = fns_4[f][blend][m];
+    for (uint32_t k = 0; k < 3u; k++) sp->copy[0][k] = sp->copy[1][k] = sp->texcopy ? copies_4[k] : NULL;
 #ifdef FZ_AVX2
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
+    if (__builtin_cpu_supports("avx2")) {
         for (uint32_t m = m0; m < m1; m++) sp->fused[1][m] = fns_8[f][blend][m];
+        for (uint32_t k = 0; k < 3u && sp->texcopy; k++) sp->copy[1][k] = copies_8[k];
+    }
 #endif
 }
 
@@ -128,14 +139,19 @@ uint32_t eg_soft_span_fused_widths(void)
     return 4u;
 }
 
+uint32_t eg_soft_span_copy_widths(void) { return copies_4[0] ? eg_soft_span_fused_widths() : 0u; }
+
 #else /* no vectors, or EMGPU_SOFT_SPAN_FUSED 0: the chunk path only */
 
 uint32_t eg_soft_span_fused_widths(void) { return 0; }
+
+uint32_t eg_soft_span_copy_widths(void) { return 0; }
 
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 {
     (void)blend;
     eg_memset(sp->fused, 0, sizeof sp->fused);
+    eg_memset(sp->copy, 0, sizeof sp->copy);
 }
 
 #endif
@@ -215,6 +231,10 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
     c->tw = (int32_t)s2->s.width_el;
     c->th = (int32_t)s2->s.height_el;
     c->tpitch_B = s2->s.row_pitch_B;
+    /* glyphs (a flat color, its alpha times the coverage): no per-group channel work */
+    if (c->mode[0] == FZ_CONST && c->mode[1] == FZ_CONST && c->mode[2] == FZ_CONST && c->mode[3] == FZ_CONST &&
+        !c->tex[0] && !c->tex[1] && !c->tex[2] && c->tex[3] == 1u && c->mul[3])
+        c->modes = FZ_MODES_TEXC;
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -88,6 +88,9 @@ static inline void edges_step(edge_walk_t e[3])
 #define FZ_MODES_P   1u            /* all 4 channels FZ_PERSP (Gouraud colors) */
 #define FZ_MODES_P3  2u            /* R, G, B FZ_PERSP and A FZ_CONST (opaque Gouraud colors) */
 #define FZ_MODES_TEX 3u            /* a texture class (fused[w][FZ_MODES_TEX]): R8 nearest only */
+#define FZ_MODES_TEXC 4u           /* FZ_MODES_TEX, glyphs: every channel's value FZ_CONST, the texel's R
+                                    * times A's value the only texel use (tex = 0, 0, 0, 1; mul[3]) */
+#define FZ_MODES_N 5u
 
 struct span_tri;
 
@@ -124,13 +127,56 @@ typedef struct span_fill {
     uint32_t filled, skipped, rows;   /* out: span_px, span_skip_px, span_row_px */
 } span_fill_t;
 
+/** Glyph quads' triangles (FZ_MODES_TEXC): when c's edges (c->ew at row c->py0) leave one edge
+ *  whose bound moves from row to row, folds the others into c's box (an edge with a = 0 keeps
+ *  an interval of rows, k growing by dk per row; one with a != 0 and dq = dr = 0 bounds x by the
+ *  same -q or q + 1 on every row: edges_range's bounds), moves that edge to c->ew[0], stepped to
+ *  the new first row, and returns true; else changes nothing. */
+static inline bool span_edges_one(span_fill_t *c)
+{
+    int64_t x0 = c->px0, x1 = c->px1, y0 = c->py0, y1 = c->py1;
+    int m = -1;
+    for (int i = 0; i < 3; i++) {
+        const edge_walk_t *e = &c->ew[i];
+        if (e->kind == 0) {   /* rows j = y - py0 with k + j dk >= 0 */
+            if (e->dk == 0) {
+                if (e->k < 0) y1 = y0;
+            } else if (e->dk > 0) {
+                int64_t j = -floor_div(e->k, e->dk);
+                if (c->py0 + j > y0) y0 = c->py0 + j;
+            } else {
+                int64_t j = floor_div(e->k, -e->dk);
+                if (c->py0 + j + 1 < y1) y1 = c->py0 + j + 1;
+            }
+        } else if (e->dq == 0 && e->dr == 0) {
+            if (e->kind > 0) { if (-e->q > x0) x0 = -e->q; }
+            else if (e->q + 1 < x1) x1 = e->q + 1;
+        } else {
+            if (m >= 0) return false;
+            m = i;
+        }
+    }
+    if (m < 0) return false;
+    edge_walk_t e = c->ew[m];
+    int64_t j = y0 - c->py0;   /* k = q d + r grows by j (dq d + dr) */
+    if (j > 0) {
+        int64_t r = e.r + j * e.dr;
+        e.q += j * e.dq + r / e.d;
+        e.r = r % e.d;
+    }
+    c->ew[0] = e;
+    c->px0 = x0; c->px1 = x1; c->py0 = y0; c->py1 = y1 > y0 ? y1 : y0;
+    return true;
+}
+
 /** Fills c's triangle row by row (after eg_soft_span_fused_tri). */
 typedef void (*span_tri_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *c);
 
 struct eg_soft_span_pipe {
     eg_soft_span_class_t cls;
     span_store_fn store;
-    span_tri_fn fused[2][4];             /* [4 lanes, widest the CPU runs][FZ_MODES_*] (NULL: none) */
+    span_tri_fn fused[2][FZ_MODES_N];    /* [4 lanes, widest the CPU runs][FZ_MODES_*] (NULL: none) */
+    span_tri_fn copy[2][3];              /* texel copy rows [width][texcopy kind - 1] (NULL: chunk path) */
     bool sa_c, inv_c, sa_a, inv_a;       /* src factor SrcAlpha (else One), dst OneMinusSrcAlpha (else Zero) */
     bool any_persp;
     bool texcopy;                        /* output = the texel, no blend: candidate for texel_copy */

@@ -111,10 +111,16 @@ struct eg_soft_program {
     /* The code pre-decoded for call threading (soft_vm_thread.c), one entry per instruction;
      * NULL where the target has no vector registers (then only the switch interpreter runs). */
     const struct eg_vm_top *thread;
+    /* The threaded runs as native code (soft_jit.c), NULL where not translated: a table of
+     * code_count entry offsets (0: no entry at that pc) at the start, then constants and code,
+     * jit_B bytes of the JIT's code arena. */
+    const uint8_t *jit;
+    uint32_t jit_B;
     uint32_t slot_count;
     eg_vm_slot_t slots[EG_VM_MAX_SLOTS];
     bool uses_barrier;
-    /* fragment: reads SampleId (runs once per covered sample), writes SampleMask (ANDs coverage) */
+    /* fragment: reads SampleId or has a `sample`-interpolated input (runs once per covered sample:
+     * uses_sample_id), reads/writes SampleMask (writes AND the coverage) */
     bool uses_sample_id, uses_sample_mask, writes_sample_mask;
     /* compute: per-block states for a workgroup run in lockstep (soft heap) */
     void *compute_mem;
@@ -164,6 +170,8 @@ uint32_t eg_vm_thread_widths(void);
 /** Runs pre-decoded instructions from pc while every lane that matters runs (st's mask mode
  *  is "fast"); returns the pc of the first instruction the switch interpreter must run. */
 uint32_t eg_vm_thread_run(const eg_soft_program_t *p, eg_vm_state_t *st, uint32_t pc);
+/** True when the pre-decoded instruction at pc runs threaded (not handed to the switch). */
+bool eg_vm_thread_covers(const eg_soft_program_t *p, uint32_t pc);
 
 /* soft_vm_alu.c: d = op(a, b, c) in every lane (vector code where EMGPU_SOFT_SIMD allows);
  * eg_vm_alu_scalar is the plain per-lane loop, kept callable so tests compare the two. */

@@ -7,6 +7,7 @@
 
 #include "hal/soft/soft_internal.h"
 #include "hal/soft/soft_vm_compile.h"
+#include "hal/soft/soft_jit.h"
 #include "kernel/api/pipeline_layout.h"
 #include "kernel/api/shader_module.h"
 #include "kernel/base/fmt.h"
@@ -214,6 +215,7 @@ static bool global_input(vm_cc_t *cc, const eg_ir_var_t *v, vm_val_t *out)
     info->interp[v->location] = v->flat ? EG_SOFT_INTERP_FLAT : v->noperspective ? EG_SOFT_INTERP_LINEAR
                                                                            : EG_SOFT_INTERP_PERSPECTIVE;
     if (eg_ir_scalar_kind(cc->ir, v->type) != EG_IR_FLOAT) info->interp[v->location] = EG_SOFT_INTERP_FLAT;
+    if (v->sample) cc->prog->uses_sample_id = true;   /* `sample` interpolation: one run per sample */
     for (uint32_t i = 0; i < n; i++)
         vm_emit(cc, EG_VM_LD_IN, r[i], EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE,
                 v->location * 4u + v->component + i);
@@ -644,7 +646,10 @@ static eg_status_t finish(vm_cc_t *cc, eg_soft_program_t **out)
     q->block_pc = pcs;
     q->block_count = cc->block_n;
     q->thread = NULL;
+    q->jit = NULL;
+    q->jit_B = 0;
     if (thread_B) eg_vm_thread_build(q, mem + head_B + consts_B + code_B + pcs_B, 0);
+    if (q->thread) (void)eg_vm_jit_build(q);   /* false: the threaded runs stay */
     *out = q;
     return EG_STATUS_OK;
 }
@@ -707,6 +712,7 @@ void eg_soft_program_destroy(eg_soft_program_t *p)
 {
     if (!p) return;
     if (p->compute_mem) eg_soft_heap_free(p->compute_mem);
+    eg_vm_jit_free(p);
     eg_soft_heap_free(p);
 }
 

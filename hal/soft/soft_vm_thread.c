@@ -6,6 +6,7 @@
 #include "hal/soft/soft_internal.h"
 #include "hal/soft/soft_vm.h"
 #include "hal/soft/soft_vm_simd.h"
+#include "hal/soft/soft_jit.h"
 #include "kernel/base/util.h"
 
 /* WHY. The switch interpreter spends ~45 x86 instructions per bytecode instruction on decoding
@@ -216,10 +217,22 @@ void eg_vm_thread_build(eg_soft_program_t *p, void *mem, uint32_t vw)
     p->thread = t;
 }
 
+bool eg_vm_thread_covers(const eg_soft_program_t *p, uint32_t pc)
+{
+    return p->thread && pc < p->code_count && p->thread[pc].fn != th_exit;
+}
+
 uint32_t eg_vm_thread_run(const eg_soft_program_t *p, eg_vm_state_t *st, uint32_t pc)
 {
     const struct eg_vm_top *t = &p->thread[pc], *next;
     eg_soft_reg_t *regs = st->regs;
+#if EMGPU_SOFT_JIT
+    /* the run's native code where it was translated (soft_jit.c): the same operations */
+    if (p->jit) {
+        uint32_t at = ((const uint32_t *)(const void *)p->jit)[pc];
+        if (at) return ((eg_vm_jit_fn_t)(uintptr_t)(p->jit + at))(regs, st);
+    }
+#endif
     while ((next = t->fn(t, regs, st)) != NULL) t = next;
     return (uint32_t)(t - p->thread);
 }
@@ -234,6 +247,7 @@ uint32_t eg_vm_thread_run(const eg_soft_program_t *p, eg_vm_state_t *st, uint32_
     (void)p; (void)st;
     return pc;
 }
+bool eg_vm_thread_covers(const eg_soft_program_t *p, uint32_t pc) { (void)p; (void)pc; return false; }
 
 #endif /* VM_THREAD */
 

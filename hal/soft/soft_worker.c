@@ -96,6 +96,7 @@ static struct {
     uint32_t workers;                  /* extra workers that may take part (thread count - 1) */
     uint32_t gen;
     bool busy;                         /* a batch is in flight (not yet waited for) */
+    bool quit;                         /* eg_soft_workers_shutdown: parked threads return */
 } J;
 static eg_port_cond_t wake;
 static uint32_t parked_started;        /* persistent threads running */
@@ -128,8 +129,10 @@ static void parked_loop(void *arg)
     for (;;) {
         while (J.gen == seen) eg_port_cond_wait(&wake, &lock);
         seen = J.gen;
+        if (J.quit) break;
         if (w->index <= J.workers) drain(w);
     }
+    eg_port_mutex_unlock(&lock);
 }
 
 /* Starts persistent threads up to n - 1 extra workers; false when the port cannot park them. */
@@ -185,6 +188,27 @@ bool eg_soft_workers_start(uint32_t count, void (*job)(eg_soft_worker_t *w, uint
     (void)count;
     (void)job;
     return false;
+#endif
+}
+
+/* The last soft device went away: the parked threads return and are joined, the condition
+ * variable is destroyed; the next binned pass starts them again (parked_ready). */
+void eg_soft_workers_shutdown(void)
+{
+#if EMGPU_SOFT_MAX_THREADS > 1
+    eg_soft_workers_wait();
+    if (parked_started) {
+        eg_port_mutex_lock(&lock);
+        J.quit = true;
+        J.gen++;
+        eg_port_cond_broadcast(&wake);
+        eg_port_mutex_unlock(&lock);
+        for (uint32_t k = 0; k < parked_started; k++) eg_port_thread_join(&threads[k]);
+        parked_started = 0;
+        J.quit = false;
+    }
+    if (cond_tried && cond_ok) eg_port_cond_destroy(&wake);
+    cond_tried = cond_ok = false;
 #endif
 }
 

@@ -73,7 +73,7 @@ typedef struct eg_ir_var {
     uint32_t group, binding;    /* resources: DescriptorSet/Binding, else ~0u */
     uint32_t location, component; /* Input/Output: Location (~0u when absent) */
     uint16_t builtin;           /* SpvBuiltIn + 1; 0 = none (see members for block built-ins) */
-    uint8_t  flat, noperspective, centroid;
+    uint8_t  flat, noperspective, centroid, sample;   /* sample: per-sample interpolation */
     uint8_t  non_writable, non_readable;
     uint32_t init;              /* initializer constant id, or 0 */
 } eg_ir_var_t;

@@ -256,6 +256,7 @@ static void build_var(ir_ctx_t *c, uint32_t w, eg_ir_var_t *v)
     v->flat = decoration(c, id, ~0u, SpvDecorationFlat, NULL);
     v->noperspective = decoration(c, id, ~0u, SpvDecorationNoPerspective, NULL);
     v->centroid = decoration(c, id, ~0u, SpvDecorationCentroid, NULL);
+    v->sample = decoration(c, id, ~0u, SpvDecorationSample, NULL);
     v->non_writable = decoration(c, id, ~0u, SpvDecorationNonWritable, NULL);
     v->non_readable = decoration(c, id, ~0u, SpvDecorationNonReadable, NULL);
 }

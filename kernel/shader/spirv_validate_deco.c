@@ -215,6 +215,7 @@ bool eg_spirv_check_decoration(eg_spirv_ctx_t *c, uint32_t w, uint32_t op)
         SpvDecorationNonWritable, SpvDecorationNonReadable, SpvDecorationUniform, SpvDecorationLocation,
         SpvDecorationComponent, SpvDecorationIndex, SpvDecorationBinding, SpvDecorationDescriptorSet,
         SpvDecorationOffset, SpvDecorationNoContraction,
+        SpvDecorationSample,   /* WGSL @interpolate(_, sample), core WebGPU (as SampleRateShading) */
     };
     bool ok = false;
     for (size_t i = 0; i < EG_ARRAY_LEN(allowed); i++) ok = ok || allowed[i] == dec;

@@ -141,3 +141,16 @@ const char *eg_port_getenv(const char *name)
     (void)name;
     return NULL;
 }
+
+/* ---- executable memory: none (the shader VM keeps its interpreter) ---- */
+void *eg_port_exec_map(size_t size_B)
+{
+    (void)size_B;
+    return NULL;
+}
+bool eg_port_exec_protect(void *p, size_t size_B, bool writable)
+{
+    (void)p; (void)size_B; (void)writable;
+    return false;
+}
+void eg_port_exec_unmap(void *p, size_t size_B) { (void)p; (void)size_B; }

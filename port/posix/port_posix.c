@@ -1,11 +1,15 @@
 /* POSIX port: clock_gettime, write(2) to stderr, pthreads, dlopen. No stdio, no heap. */
 #define _POSIX_C_SOURCE 200809L
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE     /* MAP_ANONYMOUS (executable memory section) */
+#endif
 #include "port/port.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,3 +85,15 @@ void *eg_port_lib_symbol(void *lib, const char *symbol) { return dlsym(lib, symb
 void eg_port_lib_close(void *lib) { if (lib) dlclose(lib); }
 
 const char *eg_port_getenv(const char *name) { return getenv(name); }
+
+/* ---- executable memory: anonymous private pages, flipped between RW and RX (W^X) ---- */
+void *eg_port_exec_map(size_t size_B)
+{
+    void *p = mmap(NULL, size_B, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+bool eg_port_exec_protect(void *p, size_t size_B, bool writable)
+{
+    return mprotect(p, size_B, writable ? PROT_READ | PROT_WRITE : PROT_READ | PROT_EXEC) == 0;
+}
+void eg_port_exec_unmap(void *p, size_t size_B) { if (p) munmap(p, size_B); }

@@ -105,3 +105,20 @@ void *eg_port_lib_symbol(void *lib, const char *symbol)
 void eg_port_lib_close(void *lib) { if (lib) FreeLibrary((HMODULE)lib); }
 
 const char *eg_port_getenv(const char *name) { return getenv(name); }
+
+/* ---- executable memory: committed pages, flipped between RW and RX (W^X) ---- */
+void *eg_port_exec_map(size_t size_B)
+{
+    return VirtualAlloc(NULL, size_B, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE);
+}
+bool eg_port_exec_protect(void *p, size_t size_B, bool writable)
+{
+    DWORD old;
+    if (!VirtualProtect(p, size_B, writable ? PAGE_READWRITE : PAGE_EXECUTE_READ, &old)) return false;
+    return writable || FlushInstructionCache(GetCurrentProcess(), p, size_B);
+}
+void eg_port_exec_unmap(void *p, size_t size_B)
+{
+    (void)size_B;
+    if (p) VirtualFree(p, 0, MEM_RELEASE);
+}

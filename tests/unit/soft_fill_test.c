@@ -109,7 +109,13 @@ static uint32_t fill_case(const eg_soft_setup_t *s, const int32_t x[3], const in
         }
     eg_soft_cfill_t cf;
     eg_soft_cfill_init(&cf);
-    if (!eg_soft_fill_const_region(&f, &cf, x0, x1, y0, y1, outb)) return S * S;
+    /* the rectangle as 2 x 3 pieces in walk order (row bands, left to right): side by side pieces
+     * are joined into one pending span, a new band fills the last one, the flush the rest */
+    int64_t xs[4] = { x0, x0 + (x1 - x0) / 3, x0 + 2 * (x1 - x0) / 3, x1 }, ys[3] = { y0, y0 + (y1 - y0) / 2, y1 };
+    for (uint32_t b = 0; b < 2u; b++)
+        for (uint32_t a = 0; a < 3u; a++)
+            if (!eg_soft_fill_const_region(&f, &cf, xs[a], xs[a + 1], ys[b], ys[b + 1], outb)) return S * S;
+    eg_soft_cfill_flush(&f, &cf);
     uint32_t bad = 0;
     for (uint32_t i = 0; i < S * S; i++) bad += memcmp(got + i * bpp, want + i * bpp, bpp) != 0;
     return bad;
@@ -337,6 +343,46 @@ EG_TEST(soft_fill, strips_match_general_path)
                 eg_test_printf("    format %u target %ux%u differs\n", f, W, H);
         }
     EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The interior of the walk proved whole (soft_raster_const.c eg_soft_const_region_tri): quads
+ * over 72x56 and 56x72 RGB565 targets, whose box has 3 x 2 regions on no side. Texture
+ * coordinates 0.35..0.65 show only the inside of the SDF shape (constant: the interior is proved
+ * once and its other regions take those bits, hits counted); 0.3..0.7 put the shape's ramp in
+ * the side regions only (the interior holds, the sides must not take its bits); 0..1 show the
+ * whole shape, whose ramp crosses the interior (its proof fails and every region is proved or
+ * shaded alone, no hits). Same bytes with the fast paths on and off. */
+EG_TEST(soft_fill, interior_proved_whole_matches_general_path)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static uint8_t fast[WMAX * WMAX * 4], slow[WMAX * WMAX * 4];
+    static const float uv[3][2] = { { 0.35f, 0.65f }, { 0.3f, 0.7f }, { 0.0f, 1.0f } };
+    uint32_t bad = 0, hits[3] = { 0, 0, 0 };
+    for (uint32_t o = 0; o < 2u; o++)
+        for (uint32_t m = 0; m < 3u; m++) {
+            uint32_t W = o ? 56u : 72u, H = o ? 72u : 56u;
+            float u0 = uv[m][0], u1 = uv[m][1];
+            svtx_t v[6] = { vtx(0.3f, 0.6f, u0, u0, 170), vtx(31.6f, 0.6f, u1, u0, 170), vtx(0.3f, 31.2f, u0, u1, 170),
+                            vtx(31.6f, 0.6f, u1, u0, 170), vtx(31.6f, 31.2f, u1, u1, 170), vtx(0.3f, 31.2f, u0, u1, 170) };
+            eg_soft_set_threads(1);
+            uint32_t before = eg_soft_worker_main.interior_hits;
+            bool ok = render(d, WGPUTextureFormat_EmgpuRGB565Unorm, &premul, v, 6, false, fast, W, H);
+            hits[m] += eg_soft_worker_main.interior_hits - before;
+            eg_soft_raster_fast_paths = false;
+            ok = ok && render(d, WGPUTextureFormat_EmgpuRGB565Unorm, &premul, v, 6, false, slow, W, H);
+            eg_soft_raster_fast_paths = true;
+            eg_soft_set_threads(0);
+            if ((!ok || memcmp(fast, slow, (size_t)W * H * 2u) != 0) && bad++ < 4u)
+                eg_test_printf("    target %ux%u coordinates %u differs\n", W, H, m);
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(hits[0] > 0u);
+    EG_EXPECT(hits[1] > 0u);
+    EG_EXPECT_EQ_U(hits[2], 0u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }

@@ -556,3 +556,80 @@ EG_TEST(soft_raster, rgba8_bilinear_vector_equals_lane_loop)
     eg_test_device_release();
 }
 #endif
+
+#if EMGPU_HAL_SOFT
+/* The block walk (soft_raster.c: lane offsets, edge values stepped block to block, the inside
+ * mask of blocks cut by the worker's rectangle) covers exactly the pixels whose centre the edge
+ * functions accept (eg_soft_covers, one pixel at a time in 64 bits) inside the scissor and the
+ * worker's clip rectangle, which here is not a multiple of 4 (x [1, 7), y [2, 7)) so blocks are
+ * cut on every side. 60 random triangles, some spanning thousands of pixels (|A| + |B| >= 2^19:
+ * the 64-bit lane test), each drawn alone over depth 1.0 with depth 0.5, Less, write. */
+EG_TEST(soft_raster, walk_coverage_equals_covers)
+{
+    static ds_fixture_t f;
+    uint32_t seed = 4242u, drawn = 0;
+    for (uint32_t n = 0; n < 60u; n++) {
+        ds_init(&f, 1);
+        f.ps.sc_x0 = 0; f.ps.sc_x1 = 8; f.ps.sc_y0 = 1; f.ps.sc_y1 = 8;
+        float span = n % 3u == 2u ? 4000.0f : 12.0f;   /* huge triangles reach the 64-bit test */
+        eg_soft_tri_t t = { { lcg_f(&seed, -span, span), lcg_f(&seed, -2, 10), lcg_f(&seed, -2, 10) },
+                            { lcg_f(&seed, -2, 10), lcg_f(&seed, -span, span), lcg_f(&seed, -2, 10) },
+                            { 0.5f, 0.5f, 0.5f }, { 1, 1, 1 }, { &f.v, &f.v, &f.v }, &f.v, true };
+        eg_soft_worker_t *w = main_worker();
+        w->clip_x0 = 1; w->clip_x1 = 7; w->clip_y0 = 2; w->clip_y1 = 7;
+        eg_soft_raster_triangle(w, &f.ps, &t);
+        int32_t X[3], Y[3];
+        for (uint32_t i = 0; i < 3u; i++) { X[i] = eg_soft_snap(t.x[i]); Y[i] = eg_soft_snap(t.y[i]); }
+        for (int32_t y = 0; y < 8; y++)
+            for (int32_t x = 0; x < 8; x++) {
+                bool in = x >= 1 && x < 7 && y >= 2 && y < 7 && eg_soft_covers(X, Y, x, y);
+                drawn += in;
+                EG_EXPECT(f.depth[y * 8 + x] == (in ? 0.5f : 1.0f));
+            }
+    }
+    main_worker();   /* the whole-frame clip again */
+    EG_EXPECT(drawn > 100u);   /* the triangles did cover pixels */
+}
+
+/* RGBA8 / BGRA8 packing of partial blocks (soft_raster_output.c u8_pack_masked: covered rows
+ * read, blended and written whole when the block's 4 columns lie inside the row, lane by lane
+ * otherwise) writes exactly the lanes of the mask with round(clamp(v) * 255) and leaves every
+ * other byte as it was: a 6 px wide target with rows of 24 B (the right block's rows end past
+ * the row: lane loop) and of 32 B (whole rows), blocks at x 0 and 4, 40 masks (random and the
+ * odd ones: one column, one lane, no last column). Lane l of channel c holds k / 255 with
+ * k = (7 l + 61 c + 13 m) % 256, which packs to k (k / 255 * 255 rounds to k, + 0.5 truncates). */
+EG_TEST(soft_raster, rgba8_masked_rows_equal_lane_loop)
+{
+    static const uint32_t odd[8] = { 0x0001u, 0x8888u, 0x7777u, 0x1111u, 0xEEEEu, 0x0F0Fu, 0x6000u, 0x0030u };
+    static uint8_t mem[8 * 32];
+    uint32_t seed = 99u, checked = 0;
+    for (uint32_t fi = 0; fi < 2u; fi++) {
+        WGPUTextureFormat fmt = fi ? WGPUTextureFormat_BGRA8Unorm : WGPUTextureFormat_RGBA8Unorm;
+        eg_soft_format_ops_t ops;
+        eg_soft_format_ops(fmt, &ops);
+        for (uint32_t pitch = 24u; pitch <= 32u; pitch += 8u)
+            for (uint32_t m = 0; m < 40u; m++) {
+                uint32_t mask = m < 8u ? odd[m] : lcg(&seed) & 0xFFFFu;
+                uint32_t bx = (m & 1u) * 4u, by = (m & 2u) * 2u;
+                if (bx == 4u) mask &= 0x3333u;   /* columns 6 and 7 lie outside the 6 px target */
+                eg_soft_target_t t = { mem, pitch, 4, 4, fmt };
+                for (uint32_t i = 0; i < sizeof mem; i++) mem[i] = (uint8_t)(0xA5u ^ i);
+                eg_soft_vec4_t v;
+                for (uint32_t c = 0; c < 4u; c++)
+                    for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                        v.c[c].f[l] = (float)((7u * l + 61u * c + 13u * m) % 256u) / 255.0f;
+                ops.pack(&t, mem + by * pitch + bx * 4u, mask, &v, 15u);
+                for (uint32_t i = 0; i < 8u * pitch; i++) {
+                    uint32_t y = i / pitch, x = (i % pitch) / 4u, ch = i % 4u;
+                    uint32_t l = (y - by) * 4u + (x - bx);
+                    bool mine = y >= by && y < by + 4u && x >= bx && x < bx + 4u && (mask >> l & 1u);
+                    uint32_t c = fi && ch != 1u && ch != 3u ? 2u - ch : ch;   /* BGRA: bytes B G R A */
+                    uint32_t want = mine ? (7u * l + 61u * c + 13u * m) % 256u : (0xA5u ^ i) & 0xFFu;
+                    if (mem[i] != want && checked++ < 4u)
+                        eg_test_printf("    fmt %u pitch %u mask %04x byte %u: %u, want %u\n", fi, pitch, mask, i, mem[i], want);
+                    EG_EXPECT_EQ_U(mem[i], want);
+                }
+            }
+    }
+}
+#endif

@@ -1,6 +1,7 @@
 /* Tests of the soft span fast path (hal/soft/soft_span.c): the same draws rendered with
  * eg_soft_raster_fast_paths on and off must give the same bytes for every target format, blend
- * class and shader class, and the span pixel counter proves which path ran. */
+ * class and shader class, and the span pixel counter proves which path ran. The fused rows'
+ * tests are in soft_span_fused_test.c; the helpers both use are declared in soft_span_util.h. */
 #include "tests/unit/cmd_test_util.h"
 #include "tests/shaders/spv_embed.h"
 #include <emgpu/emgpu.h>
@@ -10,14 +11,7 @@
 #include "hal/soft/soft_bin.h"
 #include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_span.h"
-
-#define S 32u   /* target size: NDC x = px / 16 - 1, y = 1 - py / 16 */
-
-typedef struct svtx {
-    float pos[4];
-    float uv[2];
-    uint8_t color[4];
-} svtx_t;
+#include "tests/unit/soft_span_util.h"
 
 static WGPUShaderModule module(WGPUDevice d, const char *name)
 {
@@ -32,7 +26,7 @@ static WGPUShaderModule module(WGPUDevice d, const char *name)
 }
 
 /* The vertex shader of the pipelines below (span_lin.vert for noperspective colors). */
-static const char *span_vs = "span.vert";
+const char *span_vs = "span.vert";
 
 static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextureFormat fmt, const WGPUBlendState *blend)
 {
@@ -64,12 +58,12 @@ static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextur
 }
 
 /* The texel bytes of tex_group's texture (RGBA8, RGB565 when bpp is 2, R8 when 1): a pattern in
- * every channel. */
-static void tex_pattern(uint8_t *px, uint32_t bpp)
+ * every channel, n texels. */
+void span_tex_pattern(uint8_t *px, uint32_t bpp, uint32_t n)
 {
-    for (uint32_t i = 0; bpp == 1u && i < 64u; i++)   /* R8: glyph-like coverage 0, 255 and between */
+    for (uint32_t i = 0; bpp == 1u && i < n; i++)   /* R8: glyph-like coverage 0, 255 and between */
         px[i] = (uint8_t)(i % 3u == 0u ? 0u : i % 3u == 1u ? 255u : i * 37u);
-    for (uint32_t i = 0; bpp > 1u && i < 64u; i++) {
+    for (uint32_t i = 0; bpp > 1u && i < n; i++) {
         px[bpp * i] = (uint8_t)(i * 37u);
         px[bpp * i + 1] = (uint8_t)(255u - i * 11u);
         if (bpp == 2u) continue;
@@ -80,18 +74,18 @@ static void tex_pattern(uint8_t *px, uint32_t bpp)
 
 /* An 8x8 texture (mips levels; RGBA8 unless tex_fmt says RGB565) with tex_pattern, and a bind
  * group for it. */
-static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, WGPUFilterMode filter,
+static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, uint32_t size, WGPUFilterMode filter,
                                WGPUTextureFormat tex_fmt, WGPUTexture *tex_out)
 {
     uint32_t bpp = tex_fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : tex_fmt == WGPUTextureFormat_R8Unorm ? 1u : 4u;
-    WGPUTexture tex = t_texture(d, bpp != 4u ? tex_fmt : WGPUTextureFormat_RGBA8Unorm, 8, 8, 1, mips,
+    WGPUTexture tex = t_texture(d, bpp != 4u ? tex_fmt : WGPUTextureFormat_RGBA8Unorm, size, size, 1, mips,
                                 1, WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
-    uint8_t px[8 * 8 * 4];
-    tex_pattern(px, bpp);
+    static uint8_t px[S * S * 4];
+    span_tex_pattern(px, bpp, size * size);
     WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
-    WGPUTexelCopyBufferLayout bl = { 0, 8 * bpp, 8 };
-    WGPUExtent3D sz = t_extent(8, 8, 1);
-    wgpuQueueWriteTexture(eg_test_queue(), &ti, px, 64u * bpp, &bl, &sz);
+    WGPUTexelCopyBufferLayout bl = { 0, size * bpp, size };
+    WGPUExtent3D sz = t_extent(size, size, 1);
+    wgpuQueueWriteTexture(eg_test_queue(), &ti, px, size * size * bpp, &bl, &sz);
     WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
     WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
     sd.magFilter = filter;
@@ -113,7 +107,7 @@ static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips
     return g;
 }
 
-static svtx_t vtx(float px, float py, float w, float u, float v, uint8_t r, uint8_t g, uint8_t b, uint8_t a)
+svtx_t span_vtx(float px, float py, float w, float u, float v, uint8_t r, uint8_t g, uint8_t b, uint8_t a)
 {
     svtx_t o = { { (px / 16.0f - 1.0f) * w, (1.0f - py / 16.0f) * w, 0.0f, w }, { u, v }, { r, g, b, a } };
     return o;
@@ -124,47 +118,33 @@ static svtx_t vtx(float px, float py, float w, float u, float v, uint8_t r, uint
 static uint32_t geometry(svtx_t *v)
 {
     uint32_t n = 0;
-    v[n++] = vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 255, 0, 40, 255);
-    v[n++] = vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 0, 255, 90, 200);
-    v[n++] = vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 30, 60, 255, 120);
-    v[n++] = vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 0, 255, 90, 200);
-    v[n++] = vtx(20.7f, 18.2f, 1, 1.1f, 1.0f, 255, 255, 255, 30);
-    v[n++] = vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 30, 60, 255, 120);
-    v[n++] = vtx(6.1f, 9.9f, 1, 0.2f, 0.9f, 200, 100, 0, 160);
-    v[n++] = vtx(30.9f, 14.2f, 1, 0.9f, 0.3f, 10, 250, 250, 90);
-    v[n++] = vtx(12.4f, 31.7f, 1, 0.5f, 0.1f, 120, 30, 200, 250);
-    v[n++] = vtx(16.0f, 0.5f, 1, 0.0f, 0.0f, 255, 255, 0, 255);
-    v[n++] = vtx(31.5f, 30.0f, 2, 1.0f, 0.5f, 0, 128, 255, 128);
-    v[n++] = vtx(3.5f, 25.5f, 1.5f, 0.3f, 1.0f, 255, 0, 128, 64);
-    v[n++] = vtx(-4.0f, 29.1f, 1, 0.0f, 0.0f, 90, 90, 90, 255);
-    v[n++] = vtx(40.0f, 27.4f, 1, 1.0f, 1.0f, 250, 10, 10, 255);
-    v[n++] = vtx(-4.0f, 30.3f, 1, 0.0f, 1.0f, 10, 250, 10, 100);
+    v[n++] = span_vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 255, 0, 40, 255);
+    v[n++] = span_vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 0, 255, 90, 200);
+    v[n++] = span_vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 30, 60, 255, 120);
+    v[n++] = span_vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 0, 255, 90, 200);
+    v[n++] = span_vtx(20.7f, 18.2f, 1, 1.1f, 1.0f, 255, 255, 255, 30);
+    v[n++] = span_vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 30, 60, 255, 120);
+    v[n++] = span_vtx(6.1f, 9.9f, 1, 0.2f, 0.9f, 200, 100, 0, 160);
+    v[n++] = span_vtx(30.9f, 14.2f, 1, 0.9f, 0.3f, 10, 250, 250, 90);
+    v[n++] = span_vtx(12.4f, 31.7f, 1, 0.5f, 0.1f, 120, 30, 200, 250);
+    v[n++] = span_vtx(16.0f, 0.5f, 1, 0.0f, 0.0f, 255, 255, 0, 255);
+    v[n++] = span_vtx(31.5f, 30.0f, 2, 1.0f, 0.5f, 0, 128, 255, 128);
+    v[n++] = span_vtx(3.5f, 25.5f, 1.5f, 0.3f, 1.0f, 255, 0, 128, 64);
+    v[n++] = span_vtx(-4.0f, 29.1f, 1, 0.0f, 0.0f, 90, 90, 90, 255);
+    v[n++] = span_vtx(40.0f, 27.4f, 1, 1.0f, 1.0f, 250, 10, 10, 255);
+    v[n++] = span_vtx(-4.0f, 30.3f, 1, 0.0f, 1.0f, 10, 250, 10, 100);
     return n;
 }
 
-#define SPAN_MAX_VERTS 192u   /* render()'s vertex array */
-
-typedef struct run {
-    WGPUDevice d;
-    const char *fs;
-    WGPUTextureFormat fmt;
-    const WGPUBlendState *blend;
-    uint32_t mips;                /* texture classes: levels of the sampled texture */
-    WGPUFilterMode filter;
-    bool scissor;
-    WGPUTextureFormat tex_fmt;    /* Undefined: RGBA8 */
-    const svtx_t *verts;          /* NULL: geometry() */
-    uint32_t nverts;
-} run_t;
 
 /* Renders the geometry over a patterned clear into a fresh S x S target; img gets the bytes. */
-static bool render(const run_t *r, uint8_t *img, uint32_t bpp)
+bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
 {
     WGPUTexture rt = t_texture(r->d, r->fmt, S, S, 1, 1, 1, WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
     WGPURenderPipeline p = pipeline(r->d, r->fs, r->fmt, r->blend);
     WGPUTexture tex = NULL;
-    WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->filter, r->tex_fmt, &tex) : NULL;
+    WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->tex_size ? r->tex_size : 8u, r->filter, r->tex_fmt, &tex) : NULL;
     static svtx_t v[SPAN_MAX_VERTS];
     uint32_t n = geometry(v);
     if (r->verts) {
@@ -215,40 +195,34 @@ static bool same_both_ways(const run_t *r, uint32_t *span)
     uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
     eg_soft_set_threads(1);   /* every triangle on the submitting thread's worker: its counter */
     uint32_t before = eg_soft_worker_main.span_px;
-    bool ok = render(r, fast, bpp);
+    bool ok = span_render(r, fast, bpp);
     *span = eg_soft_worker_main.span_px - before;
     eg_soft_raster_fast_paths = false;
     before = eg_soft_worker_main.span_px;
-    ok = ok && render(r, slow, bpp);
+    ok = ok && span_render(r, slow, bpp);
     if (eg_soft_worker_main.span_px != before) ok = false;
     eg_soft_raster_fast_paths = true;
     eg_soft_set_threads(0);
     return ok && memcmp(fast, slow, (size_t)S * S * bpp) == 0;
 }
 
-/* The soft device (the fast paths are soft's): the test skips without one. */
-#define SOFT_DEVICE_OR_SKIP(d)                                                                     \
-    WGPUDevice d = eg_test_device("soft");                                                         \
-    if (!d) EG_SKIP("soft backend not compiled in");                                               \
-    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-
 /* The target formats every fast path serves. */
-static const WGPUTextureFormat span_fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+const WGPUTextureFormat span_fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
                                                 WGPUTextureFormat_EmgpuRGB565Unorm };
 
 /* same_both_ways for one case of a sweep: a difference is counted in *bad (the first 4 printed
  * with `what` and the case's indices); returns whether the span path filled pixels. */
-static bool sweep_case(const run_t *r, uint32_t *bad, const char *what, uint32_t i, uint32_t j)
+bool span_sweep(const run_t *r, uint32_t *bad, const char *what, uint32_t i, uint32_t j)
 {
     uint32_t span = 0;
     if (!same_both_ways(r, &span) && (*bad)++ < 4) eg_test_printf("    %s case %u/%u differs\n", what, i, j);
     return span != 0u;
 }
 
-static const WGPUBlendState premul = {
+const WGPUBlendState span_premul = {
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha },
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
-static const WGPUBlendState straight = {
+const WGPUBlendState span_straight = {
     { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
 
@@ -257,7 +231,7 @@ static const WGPUBlendState straight = {
 EG_TEST(soft_span, matches_general_path)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    const WGPUBlendState *blends[3] = { NULL, &span_premul, &span_straight };
     static const char *const fs[3] = { "span_copy.frag", "span_tex.frag", "span_glyph.frag" };
     uint32_t bad = 0, unused = 0;
     for (uint32_t s = 0; s < 3u; s++)
@@ -265,8 +239,8 @@ EG_TEST(soft_span, matches_general_path)
             for (uint32_t b = 0; b < 3u; b++) {
                 run_t r = { d, fs[s], span_fmts[f], blends[b], s ? 1u : 0u,
                             s == 1u ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (s + f + b) & 1u,
-                            WGPUTextureFormat_Undefined, NULL, 0 };
-                if (!sweep_case(&r, &bad, fs[s], f, b)) unused++;
+                            WGPUTextureFormat_Undefined, NULL, 0, 0 };
+                if (!span_sweep(&r, &bad, fs[s], f, b)) unused++;
             }
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(unused, 0u);
@@ -287,9 +261,9 @@ EG_TEST(soft_span, texel_copy_matches_general_path)
         for (uint32_t t = 0; t < 2u; t++)
             for (uint32_t lin = 0; lin < 2u; lin++) {
                 run_t r = { d, "span_blit.frag", span_fmts[f], NULL, 1u,
-                            lin ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (f + t + lin) & 1u, texs[t], NULL, 0 };
+                            lin ? WGPUFilterMode_Linear : WGPUFilterMode_Nearest, (f + t + lin) & 1u, texs[t], NULL, 0, 0 };
                 uint32_t before = eg_soft_worker_main.span_copy_px;
-                bool span = sweep_case(&r, &bad, lin ? "blit linear" : "blit nearest", f, t);
+                bool span = span_sweep(&r, &bad, lin ? "blit linear" : "blit nearest", f, t);
                 uint32_t copied = eg_soft_worker_main.span_copy_px - before;
                 bool want = !lin && (f == 2u) == (t == 1u);
                 if (!span || (copied != 0u) != want) wrong_path++;
@@ -307,18 +281,18 @@ EG_TEST(soft_span, texel_copy_matches_general_path)
 EG_TEST(soft_span, texel_copy_is_exact_blit)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    svtx_t v[6] = { vtx(4, 4, 1, 0, 0, 0, 0, 0, 0), vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), vtx(4, 12, 1, 0, 1, 0, 0, 0, 0),
-                    vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), vtx(12, 12, 1, 1, 1, 0, 0, 0, 0), vtx(4, 12, 1, 0, 1, 0, 0, 0, 0) };
+    svtx_t v[6] = { span_vtx(4, 4, 1, 0, 0, 0, 0, 0, 0), span_vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), span_vtx(4, 12, 1, 0, 1, 0, 0, 0, 0),
+                    span_vtx(12, 4, 1, 1, 0, 0, 0, 0, 0), span_vtx(12, 12, 1, 1, 1, 0, 0, 0, 0), span_vtx(4, 12, 1, 0, 1, 0, 0, 0, 0) };
     static uint8_t img[S * S * 4];
     for (uint32_t k = 0; k < 2u; k++) {
         WGPUTextureFormat fmt = k ? WGPUTextureFormat_EmgpuRGB565Unorm : WGPUTextureFormat_RGBA8Unorm;
         uint32_t bpp = k ? 2u : 4u;
-        run_t r = { d, "span_blit.frag", fmt, NULL, 1u, WGPUFilterMode_Nearest, false, fmt, v, 6u };
+        run_t r = { d, "span_blit.frag", fmt, NULL, 1u, WGPUFilterMode_Nearest, false, fmt, v, 6u, 0 };
         uint8_t want[8 * 8 * 4];
-        tex_pattern(want, bpp);
+        span_tex_pattern(want, bpp, 64u);
         eg_soft_set_threads(1);
         uint32_t before = eg_soft_worker_main.span_copy_px;
-        EG_ASSERT(render(&r, img, bpp));
+        EG_ASSERT(span_render(&r, img, bpp));
         EG_EXPECT_EQ_U(eg_soft_worker_main.span_copy_px - before, 64u);
         eg_soft_set_threads(0);
         uint32_t wrong = 0;
@@ -338,16 +312,16 @@ EG_TEST(soft_span, texel_copy_is_exact_blit)
 EG_TEST(soft_span, zero_alpha_chunks_skipped)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    svtx_t v[12] = { vtx(2, 2, 1, 0, 0, 250, 40, 9, 0), vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
-                     vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), vtx(12, 10, 1, 1, 1, 250, 40, 9, 0), vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
-                     vtx(3, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
-                     vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
-                     vtx(29, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200) };
+    svtx_t v[12] = { span_vtx(2, 2, 1, 0, 0, 250, 40, 9, 0), span_vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), span_vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
+                     span_vtx(12, 2, 1, 1, 0, 250, 40, 9, 0), span_vtx(12, 10, 1, 1, 1, 250, 40, 9, 0), span_vtx(2, 10, 1, 0, 1, 250, 40, 9, 0),
+                     span_vtx(3, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200), span_vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
+                     span_vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), span_vtx(29, 14, 1, 0.9f, 0.9f, 20, 240, 90, 200),
+                     span_vtx(29, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200), span_vtx(3, 30, 1, 0.9f, 0.9f, 20, 240, 90, 200) };
     uint32_t bad = 0, skips[2][3];
     for (uint32_t b = 0; b < 2u; b++)
         for (uint32_t f = 0; f < 3u; f++) {
-            run_t r = { d, "span_glyph.frag", span_fmts[f], b ? &premul : &straight, 1u, WGPUFilterMode_Nearest, false,
-                        WGPUTextureFormat_Undefined, v, 12u };
+            run_t r = { d, "span_glyph.frag", span_fmts[f], b ? &span_premul : &span_straight, 1u, WGPUFilterMode_Nearest, false,
+                        WGPUTextureFormat_Undefined, v, 12u, 0 };
             uint32_t span = 0, before = eg_soft_worker_main.span_skip_px;
             if (!same_both_ways(&r, &span) || span != 80u + 26u * 16u) bad++;
             skips[b][f] = eg_soft_worker_main.span_skip_px - before;
@@ -366,8 +340,8 @@ EG_TEST(soft_span, zero_alpha_chunks_skipped)
 EG_TEST(soft_span, declines_when_lod_matters)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, &straight, 2u, WGPUFilterMode_Linear, false,
-                WGPUTextureFormat_Undefined, NULL, 0 };
+    run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, &span_straight, 2u, WGPUFilterMode_Linear, false,
+                WGPUTextureFormat_Undefined, NULL, 0, 0 };
     uint32_t span = 1;
     EG_EXPECT(same_both_ways(&r, &span));
     EG_EXPECT_EQ_U(span, 0u);
@@ -382,9 +356,9 @@ static bool draw_rect(WGPUDevice d, WGPURenderPipeline p, uint8_t img[10][S * 4]
     WGPUTexture rt = t_texture(d, WGPUTextureFormat_RGBA8Unorm, S, S, 1, 1, 1,
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
-    svtx_t v[6] = { vtx(2, 3, 1, 0, 0, 10, 20, 30, 40), vtx(10, 3, 1, 0, 0, 10, 20, 30, 40),
-                    vtx(2, 7, 1, 0, 0, 10, 20, 30, 40), vtx(10, 3, 1, 0, 0, 10, 20, 30, 40),
-                    vtx(10, 7, 1, 0, 0, 10, 20, 30, 40), vtx(2, 7, 1, 0, 0, 10, 20, 30, 40) };
+    svtx_t v[6] = { span_vtx(2, 3, 1, 0, 0, 10, 20, 30, 40), span_vtx(10, 3, 1, 0, 0, 10, 20, 30, 40),
+                    span_vtx(2, 7, 1, 0, 0, 10, 20, 30, 40), span_vtx(10, 3, 1, 0, 0, 10, 20, 30, 40),
+                    span_vtx(10, 7, 1, 0, 0, 10, 20, 30, 40), span_vtx(2, 7, 1, 0, 0, 10, 20, 30, 40) };
     WGPUBuffer vb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
     wgpuQueueWriteBuffer(eg_test_queue(), vb, 0, v, sizeof v);
     WGPUCommandEncoder e = t_encoder(d);
@@ -468,28 +442,28 @@ static void native_fill(eg_soft_invocation_t *inv, const void *user)
 EG_TEST(soft_span, const_blocks_match_vm)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    const WGPUBlendState *blends[3] = { NULL, &span_premul, &span_straight };
     svtx_t v[9] = {
-        vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 200, 100, 50, 180), vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
-        vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 200, 100, 50, 180), vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
-        vtx(20.7f, 18.2f, 1, 1.1f, 1.0f, 200, 100, 50, 180), vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 200, 100, 50, 180),
-        vtx(16.0f, 0.5f, 1, 0.0f, 0.0f, 30, 220, 140, 250), vtx(31.5f, 30.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
-        vtx(3.5f, 25.5f, 1.5f, 0.3f, 1.0f, 30, 220, 140, 250) };
+        span_vtx(1.3f, 2.6f, 1, -0.1f, 0.0f, 200, 100, 50, 180), span_vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
+        span_vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 200, 100, 50, 180), span_vtx(20.7f, 2.6f, 1, 1.1f, 0.0f, 200, 100, 50, 180),
+        span_vtx(20.7f, 18.2f, 1, 1.1f, 1.0f, 200, 100, 50, 180), span_vtx(1.3f, 18.2f, 1, -0.1f, 1.0f, 200, 100, 50, 180),
+        span_vtx(16.0f, 0.5f, 1, 0.0f, 0.0f, 30, 220, 140, 250), span_vtx(31.5f, 30.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
+        span_vtx(3.5f, 25.5f, 1.5f, 0.3f, 1.0f, 30, 220, 140, 250) };
     uint32_t bad = 0, unused = 0;
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t b = 0; b < 3u; b++) {
             run_t r = { d, "span_sdf.frag", span_fmts[f], blends[b], 0, WGPUFilterMode_Nearest, (f + b) & 1u,
-                        WGPUTextureFormat_Undefined, v, 9 };
+                        WGPUTextureFormat_Undefined, v, 9, 0 };
             uint32_t before = eg_soft_raster_const_blocks();
-            sweep_case(&r, &bad, "sdf", f, b);
+            span_sweep(&r, &bad, "sdf", f, b);
             if (eg_soft_raster_const_blocks() == before) unused++;
         }
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(unused, 0u);
     static uint8_t img[S * S * 4];
     run_t r = { d, "span_sdf.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 0, WGPUFilterMode_Nearest, false,
-                WGPUTextureFormat_Undefined, v, 6 };
-    EG_ASSERT(render(&r, img, 4));
+                WGPUTextureFormat_Undefined, v, 6, 0 };
+    EG_ASSERT(span_render(&r, img, 4));
     static const uint8_t in[4] = { 200, 100, 50, 180 }, out[4] = { 200, 100, 50, 0 };
     EG_EXPECT(memcmp(img + (10u * S + 10u) * 4u, in, 4) == 0);
     EG_EXPECT(memcmp(img + (10u * S + 2u) * 4u, out, 4) == 0);
@@ -508,23 +482,23 @@ EG_TEST(soft_span, const_blocks_match_vm)
 EG_TEST(soft_span, const_regions_match_vm)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
+    const WGPUBlendState *blends[3] = { NULL, &span_premul, &span_straight };
     svtx_t v[12] = {
-        vtx(0, 0, 1, 0, 0, 200, 100, 50, 180), vtx(32, 0, 1, 1, 0, 200, 100, 50, 180), vtx(0, 32, 1, 0, 1, 200, 100, 50, 180),
-        vtx(32, 0, 1, 1, 0, 200, 100, 50, 180), vtx(32, 32, 1, 1, 1, 200, 100, 50, 180), vtx(0, 32, 1, 0, 1, 200, 100, 50, 180),
-        vtx(-8.0f, -4.0f, 2, 0.0f, 0.0f, 30, 220, 140, 250), vtx(40.0f, 2.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
-        vtx(4.0f, 40.0f, 2, 0.3f, 1.0f, 30, 220, 140, 250),
-        vtx(-8.0f, -4.0f, 1, 0.0f, 0.0f, 30, 220, 140, 250), vtx(40.0f, 2.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
-        vtx(4.0f, 40.0f, 1.5f, 0.3f, 1.0f, 30, 220, 140, 250) };
+        span_vtx(0, 0, 1, 0, 0, 200, 100, 50, 180), span_vtx(32, 0, 1, 1, 0, 200, 100, 50, 180), span_vtx(0, 32, 1, 0, 1, 200, 100, 50, 180),
+        span_vtx(32, 0, 1, 1, 0, 200, 100, 50, 180), span_vtx(32, 32, 1, 1, 1, 200, 100, 50, 180), span_vtx(0, 32, 1, 0, 1, 200, 100, 50, 180),
+        span_vtx(-8.0f, -4.0f, 2, 0.0f, 0.0f, 30, 220, 140, 250), span_vtx(40.0f, 2.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
+        span_vtx(4.0f, 40.0f, 2, 0.3f, 1.0f, 30, 220, 140, 250),
+        span_vtx(-8.0f, -4.0f, 1, 0.0f, 0.0f, 30, 220, 140, 250), span_vtx(40.0f, 2.0f, 2, 1.0f, 0.5f, 30, 220, 140, 250),
+        span_vtx(4.0f, 40.0f, 1.5f, 0.3f, 1.0f, 30, 220, 140, 250) };
     static const char *const what[3] = { "sdf quad", "sdf w = 2", "sdf perspective" };
     uint32_t bad = 0, unused = 0;
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t b = 0; b < 3u; b++)
             for (uint32_t k = 0; k < 3u; k++) {   /* the quad, a triangle with w = 2, a perspective one */
                 run_t r = { d, "span_sdf.frag", span_fmts[f], blends[b], 0, WGPUFilterMode_Nearest, false,
-                            WGPUTextureFormat_Undefined, k ? v + 3 + 3 * k : v, k ? 3u : 6u };
+                            WGPUTextureFormat_Undefined, k ? v + 3 + 3 * k : v, k ? 3u : 6u, 0 };
                 uint32_t before = eg_soft_worker_main.region_blocks;
-                sweep_case(&r, &bad, what[k], f, b);
+                span_sweep(&r, &bad, what[k], f, b);
                 /* unequal w: the bounds of 1 / w are too wide for a proof (soft_raster_bound.c) */
                 if (k < 2u && eg_soft_worker_main.region_blocks == before) unused++;
             }
@@ -532,8 +506,8 @@ EG_TEST(soft_span, const_regions_match_vm)
     EG_EXPECT_EQ_U(unused, 0u);
     static uint8_t img[S * S * 4];
     run_t r = { d, "span_sdf.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 0, WGPUFilterMode_Nearest, false,
-                WGPUTextureFormat_Undefined, v, 6 };
-    EG_ASSERT(render(&r, img, 4));
+                WGPUTextureFormat_Undefined, v, 6, 0 };
+    EG_ASSERT(span_render(&r, img, 4));
     static const uint8_t in[4] = { 200, 100, 50, 180 }, out[4] = { 200, 100, 50, 0 };
     EG_EXPECT(memcmp(img + (16u * S + 16u) * 4u, in, 4) == 0);
     EG_EXPECT(memcmp(img + (1u * S + 1u) * 4u, out, 4) == 0);
@@ -550,51 +524,51 @@ EG_TEST(soft_span, const_regions_match_vm)
  * span_copy.frag's (b, g, r, 0.75) = bytes (30, 20, 10, 191) in RGBA8. Its values are the same
  * at every vertex, so each of its two triangles stores every row segment whole, whatever its
  * length (the diagonal splits each row in two): 4 rows x 32 px = 128.
- * Blended flat quads (straight alpha) go through the shared-color blend: same bytes both ways. */
+ * Blended flat quads (span_straight alpha) go through the shared-color blend: same bytes both ways. */
 #define ROWS_MIN_TEST 16   /* the chunk loop's threshold (soft_span_int.h ROWC_MIN_PX) */
 
 EG_TEST(soft_span, const_rows_match_general_path)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    svtx_t v[6] = { vtx(0, 0, 1, 0, 0, 16, 40, 64, 255), vtx(32, 0, 1, 0, 0, 16, 40, 64, 255),
-                    vtx(0, 32, 1, 0, 0, 64, 100, 192, 255), vtx(32, 0, 1, 0, 0, 16, 40, 64, 255),
-                    vtx(32, 32, 1, 0, 0, 64, 100, 192, 255), vtx(0, 32, 1, 0, 0, 64, 100, 192, 255) };
+    svtx_t v[6] = { span_vtx(0, 0, 1, 0, 0, 16, 40, 64, 255), span_vtx(32, 0, 1, 0, 0, 16, 40, 64, 255),
+                    span_vtx(0, 32, 1, 0, 0, 64, 100, 192, 255), span_vtx(32, 0, 1, 0, 0, 16, 40, 64, 255),
+                    span_vtx(32, 32, 1, 0, 0, 64, 100, 192, 255), span_vtx(0, 32, 1, 0, 0, 64, 100, 192, 255) };
     uint32_t bad = 0, unused = 0;
     /* the proof on 32 px rows: below the fused kernels' threshold (128 px), so lowered here;
      * with the default the same rows are computed by the fused kernel (the other loop) */
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t k = 0; k < 4u; k++) {
             run_t r = { d, "span_copy.frag", span_fmts[f], NULL, 0, WGPUFilterMode_Nearest, (k & 1u) == 1u,
-                        WGPUTextureFormat_Undefined, (k & 1u) ? NULL : v, (k & 1u) ? 0u : 6u };
+                        WGPUTextureFormat_Undefined, (k & 1u) ? NULL : v, (k & 1u) ? 0u : 6u, 0 };
             eg_soft_span_rowc_min_fused = k < 2u ? ROWS_MIN_TEST : 128;
             uint32_t before = eg_soft_worker_main.span_row_px;
-            sweep_case(&r, &bad, "rows", f, k);
+            span_sweep(&r, &bad, "rows", f, k);
             if (k == 0u && eg_soft_worker_main.span_row_px == before) unused++;   /* geometry(): rows may not be */
         }
     eg_soft_span_rowc_min_fused = 128;
-    /* one shared source color per chunk, straight alpha (soft_span.c blend_shared): two flat
+    /* one shared source color per chunk, span_straight alpha (soft_span.c blend_shared): two flat
      * quads (span_copy.frag's alpha is 0.75) over the patterned clear, the second over the first */
-    svtx_t flat[12] = { vtx(1.5f, 2, 1, 0, 0, 250, 40, 9, 140), vtx(30, 2, 1, 0, 0, 250, 40, 9, 140),
-                        vtx(1.5f, 20, 1, 0, 0, 250, 40, 9, 140), vtx(30, 2, 1, 0, 0, 250, 40, 9, 140),
-                        vtx(30, 20, 1, 0, 0, 250, 40, 9, 140), vtx(1.5f, 20, 1, 0, 0, 250, 40, 9, 140),
-                        vtx(0, 14, 1, 0, 0, 9, 40, 250, 0), vtx(31, 14, 1, 0, 0, 9, 40, 250, 0),
-                        vtx(0, 31, 1, 0, 0, 9, 40, 250, 0), vtx(31, 14, 1, 0, 0, 9, 40, 250, 0),
-                        vtx(31, 31, 1, 0, 0, 9, 40, 250, 0), vtx(0, 31, 1, 0, 0, 9, 40, 250, 0) };
+    svtx_t flat[12] = { span_vtx(1.5f, 2, 1, 0, 0, 250, 40, 9, 140), span_vtx(30, 2, 1, 0, 0, 250, 40, 9, 140),
+                        span_vtx(1.5f, 20, 1, 0, 0, 250, 40, 9, 140), span_vtx(30, 2, 1, 0, 0, 250, 40, 9, 140),
+                        span_vtx(30, 20, 1, 0, 0, 250, 40, 9, 140), span_vtx(1.5f, 20, 1, 0, 0, 250, 40, 9, 140),
+                        span_vtx(0, 14, 1, 0, 0, 9, 40, 250, 0), span_vtx(31, 14, 1, 0, 0, 9, 40, 250, 0),
+                        span_vtx(0, 31, 1, 0, 0, 9, 40, 250, 0), span_vtx(31, 14, 1, 0, 0, 9, 40, 250, 0),
+                        span_vtx(31, 31, 1, 0, 0, 9, 40, 250, 0), span_vtx(0, 31, 1, 0, 0, 9, 40, 250, 0) };
     for (uint32_t f = 0; f < 3u; f++) {
-        run_t r = { d, "span_copy.frag", span_fmts[f], &straight, 0, WGPUFilterMode_Nearest, false,
-                    WGPUTextureFormat_Undefined, flat, 12 };
-        if (!sweep_case(&r, &bad, "shared color", f, 0)) unused++;
+        run_t r = { d, "span_copy.frag", span_fmts[f], &span_straight, 0, WGPUFilterMode_Nearest, false,
+                    WGPUTextureFormat_Undefined, flat, 12, 0 };
+        if (!span_sweep(&r, &bad, "shared color", f, 0)) unused++;
     }
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(unused, 0u);
-    svtx_t q[6] = { vtx(0, 4, 1, 0, 0, 10, 20, 30, 40), vtx(32, 4, 1, 0, 0, 10, 20, 30, 40), vtx(0, 8, 1, 0, 0, 10, 20, 30, 40),
-                    vtx(32, 4, 1, 0, 0, 10, 20, 30, 40), vtx(32, 8, 1, 0, 0, 10, 20, 30, 40), vtx(0, 8, 1, 0, 0, 10, 20, 30, 40) };
+    svtx_t q[6] = { span_vtx(0, 4, 1, 0, 0, 10, 20, 30, 40), span_vtx(32, 4, 1, 0, 0, 10, 20, 30, 40), span_vtx(0, 8, 1, 0, 0, 10, 20, 30, 40),
+                    span_vtx(32, 4, 1, 0, 0, 10, 20, 30, 40), span_vtx(32, 8, 1, 0, 0, 10, 20, 30, 40), span_vtx(0, 8, 1, 0, 0, 10, 20, 30, 40) };
     static uint8_t img[S * S * 4];
     run_t r = { d, "span_copy.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 0, WGPUFilterMode_Nearest, false,
-                WGPUTextureFormat_Undefined, q, 6 };
+                WGPUTextureFormat_Undefined, q, 6, 0 };
     eg_soft_set_threads(1);
     uint32_t before = eg_soft_worker_main.span_row_px;
-    EG_ASSERT(render(&r, img, 4));
+    EG_ASSERT(span_render(&r, img, 4));
     EG_EXPECT_EQ_U(eg_soft_worker_main.span_row_px - before, 128u);
     eg_soft_set_threads(0);
     static const uint8_t want[4] = { 30, 20, 10, 191 };
@@ -618,16 +592,16 @@ EG_TEST(soft_span, tex_blocks_match_vm)
     uint32_t bad = 0, unused = 0;
     for (uint32_t k = 0; k < 2u; k++)
         for (uint32_t f = 0; f < 2u; f++) {
-            run_t r = { d, fs[k], f ? WGPUTextureFormat_EmgpuRGB565Unorm : WGPUTextureFormat_RGBA8Unorm, f ? &straight : NULL,
-                        1u, filt[f], false, WGPUTextureFormat_Undefined, NULL, 0 };
+            run_t r = { d, fs[k], f ? WGPUTextureFormat_EmgpuRGB565Unorm : WGPUTextureFormat_RGBA8Unorm, f ? &span_straight : NULL,
+                        1u, filt[f], false, WGPUTextureFormat_Undefined, NULL, 0, 0 };
             uint32_t before = eg_soft_worker_main.tex_blocks;
-            sweep_case(&r, &bad, fs[k], f, 0);
+            span_sweep(&r, &bad, fs[k], f, 0);
             if (eg_soft_worker_main.tex_blocks == before) unused++;
         }
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(unused, 0u);
     run_t r = { d, "span_tex.frag", WGPUTextureFormat_RGBA8Unorm, NULL, 2u, WGPUFilterMode_Linear, false,
-                WGPUTextureFormat_Undefined, NULL, 0 };
+                WGPUTextureFormat_Undefined, NULL, 0, 0 };
     uint32_t span = 0, before = eg_soft_worker_main.tex_blocks;
     EG_EXPECT(same_both_ways(&r, &span));
     EG_EXPECT_EQ_U(eg_soft_worker_main.tex_blocks - before, 0u);
@@ -655,96 +629,6 @@ EG_TEST(soft_span, native_fs_hook)
     EG_EXPECT_EQ_U(rect_wrong(img, vm), 0u);
     eg_soft_set_threads(0);
     wgpuRenderPipelineRelease(p);
-    EG_EXPECT_NO_ERROR();
-    eg_test_device_release();
-}
-/* Thin quads for the fused rows' group edges: widths 1, 2, 3, 5, 7, 9 and 13 px starting at x
- * offsets 0-3 from a 4x4 block (so every partial first and last group of 4 and 8 lanes, and
- * 1-3 px tails), one row each, colors, alpha and u ramping across (alpha from 0: some groups are
- * entirely clear under blending). */
-static uint32_t tail_quads(svtx_t *v)
-{
-    static const uint32_t widths[7] = { 1, 2, 3, 5, 7, 9, 13 };
-    uint32_t n = 0;
-    for (uint32_t o = 0; o < 4u; o++)
-        for (uint32_t i = 0; i < 7u; i++) {
-            float x0 = (float)(o + 4u * (i & 1u)), x1 = x0 + (float)widths[i], y0 = (float)(o * 7u + i), y1 = y0 + 1.0f;
-            uint8_t a0 = (uint8_t)(i * 9u), a1 = (uint8_t)(200u - o * 40u);
-            float v0 = y0 / 32.0f, v1 = y1 / 32.0f;   /* u clamps at both ends */
-            svtx_t q[6] = { vtx(x0, y0, 1, -0.1f, v0, 250, 10, 90, a0), vtx(x1, y0, 1, 1.1f, v0, 5, 240, 30, a1),
-                            vtx(x0, y1, 1, -0.1f, v1, 250, 10, 90, a0), vtx(x1, y0, 1, 1.1f, v0, 5, 240, 30, a1),
-                            vtx(x1, y1, 1, 1.1f, v1, 5, 240, 30, a1), vtx(x0, y1, 1, -0.1f, v1, 250, 10, 90, a0) };
-            memcpy(v + n, q, sizeof q);
-            n += 6u;
-        }
-    return n;
-}
-
-/* Fused rows (soft_span_fused.c) for every kernel variant (span_fused.frag: all channels vary;
- * span_copy.frag: alpha constant; span_mixed.frag: a constant between varying channels;
- * span_lin.frag: noperspective), target format and blend, at 4 lanes and at the widest width the
- * CPU runs (8 with AVX2), over the test geometry and over thin quads with 1-3 px tails: the same
- * bytes as the general path, and the fused rows really ran (span_fused_px); with the hook at 1
- * the 16-lane chunk path runs instead (no fused pixel) and gives the same bytes too, as it does
- * everywhere in a build without fused rows (EMGPU_SOFT_SIMD 0). */
-EG_TEST(soft_span, fused_rows_match_general_path)
-{
-    SOFT_DEVICE_OR_SKIP(d);
-    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
-    static const char *const fs[4] = { "span_fused.frag", "span_copy.frag", "span_mixed.frag", "span_lin.frag" };
-    static const uint32_t widths[3] = { 4, 0, 1 };
-    static svtx_t tails[4u * 7u * 6u];
-    uint32_t ntails = tail_quads(tails), bad = 0, wrong_path = 0;
-    for (uint32_t s = 0; s < 4u; s++)
-        for (uint32_t f = 0; f < 3u; f++)
-            for (uint32_t b = 0; b < 3u; b++)
-                for (uint32_t g = 0; g < 2u; g++)
-                    for (uint32_t w = 0; w < 3u; w++) {
-                        span_vs = s == 3u ? "span_lin.vert" : "span.vert";
-                        eg_soft_span_fused_width = widths[w];
-                        run_t r = { d, fs[s], span_fmts[f], blends[b], 0, WGPUFilterMode_Nearest, g == 0u && (f + b) & 1u,
-                                    WGPUTextureFormat_Undefined, g ? tails : NULL, g ? ntails : 0u };
-                        uint32_t before = eg_soft_worker_main.span_fused_px;
-                        if (!sweep_case(&r, &bad, fs[s], f * 3u + b, g * 3u + w)) wrong_path++;
-                        bool fused = eg_soft_worker_main.span_fused_px != before;
-                        if (fused != (widths[w] != 1u && eg_soft_span_fused_widths() != 0u)) wrong_path++;
-                    }
-    eg_soft_span_fused_width = 0;
-    span_vs = "span.vert";
-    EG_EXPECT_EQ_U(bad, 0u);
-    EG_EXPECT_EQ_U(wrong_path, 0u);
-    EG_EXPECT_NO_ERROR();
-    eg_test_device_release();
-}
-/* Fused rows of the glyph class (span_glyph.frag: color times the R8 coverage of a nearest
- * sample; an R8 texture of coverages 0, 255 and between) for every target format and blend, at
- * 4 lanes and the widest width, over the test geometry and the thin quads (u from -0.1 to 1.1:
- * clamped texels at both ends): the general path's bytes, and the fused rows ran. The same
- * program over an RGBA8 texture is not fused (the chunk path samples it): same bytes too. */
-EG_TEST(soft_span, fused_glyphs_match_general_path)
-{
-    SOFT_DEVICE_OR_SKIP(d);
-    const WGPUBlendState *blends[3] = { NULL, &premul, &straight };
-    static const uint32_t widths[2] = { 4, 0 };
-    static svtx_t tails[4u * 7u * 6u];
-    uint32_t ntails = tail_quads(tails), bad = 0, wrong_path = 0;
-    for (uint32_t t = 0; t < 2u; t++)
-        for (uint32_t f = 0; f < 3u; f++)
-            for (uint32_t b = 0; b < 3u; b++)
-                for (uint32_t g = 0; g < 2u; g++)
-                    for (uint32_t w = 0; w < 2u; w++) {
-                        eg_soft_span_fused_width = widths[w];
-                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
-                                    g == 0u && (f + b) & 1u, t ? WGPUTextureFormat_Undefined : WGPUTextureFormat_R8Unorm,
-                                    g ? tails : NULL, g ? ntails : 0u };
-                        uint32_t before = eg_soft_worker_main.span_fused_px;
-                        if (!sweep_case(&r, &bad, t ? "glyph rgba8" : "glyph r8", f * 3u + b, g * 2u + w)) wrong_path++;
-                        bool fused = eg_soft_worker_main.span_fused_px != before;
-                        if (fused != (t == 0u && eg_soft_span_fused_widths() != 0u)) wrong_path++;
-                    }
-    eg_soft_span_fused_width = 0;
-    EG_EXPECT_EQ_U(bad, 0u);
-    EG_EXPECT_EQ_U(wrong_path, 0u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }

@@ -12,6 +12,7 @@
 #if EMGPU_HAL_SOFT
 #include "hal/soft/soft_shader.h"
 #include "hal/soft/soft_vm.h"
+#include "hal/soft/soft_jit.h"
 #endif
 
 static WGPUShaderModule vm_module(WGPUDevice d, const char *name)
@@ -740,7 +741,7 @@ EG_TEST(soft_vm, threaded_equals_switch_on_test_shaders)
     static const eg_soft_mask_t masks[] = { EG_SOFT_ALL_LANES, 0x0ff0u, 0x8421u, 0x00f3u };
     static eg_soft_vec4_t in[EG_SOFT_MAX_LOCATIONS];
     static eg_soft_invocation_t inv;
-    uint32_t programs = 0, threaded = 0;
+    uint32_t programs = 0, threaded = 0, jitted = 0;
     for (const eg_test_spv_t *s = eg_test_spv_table; s->name; s++) {
         uint32_t n = 0;
         while (s->name[n]) n++;
@@ -752,10 +753,13 @@ EG_TEST(soft_vm, threaded_equals_switch_on_test_shaders)
         if (!p) continue;                         /* needs a pipeline layout: not runnable alone */
         programs++;
         void *mem = (void *)(uintptr_t)p->thread;
+        const uint8_t *jit = p->jit;          /* the JIT's native runs (soft_jit.c), if any */
         threaded += mem != NULL;
+        jitted += jit != NULL;
         for (uint32_t k = 0; k < 4u * 3u; k++) {
             vm_fill(&inv, in, masks[k & 3u]);
             p->thread = NULL;
+            p->jit = NULL;
             uint32_t want = vm_run_hash(p, &inv, in);
             for (uint32_t vw = 4; vw <= 8u && mem; vw += 4u) {
                 if (!(widths & vw)) continue;
@@ -763,11 +767,19 @@ EG_TEST(soft_vm, threaded_equals_switch_on_test_shaders)
                 uint32_t got = vm_run_hash(p, &inv, in);
                 if (got != want) eg_test_fail(__FILE__, __LINE__, s->name);   /* names the shader */
             }
+            if (jit) {
+                eg_vm_thread_build(p, mem, 0);
+                p->jit = jit;
+                if (vm_run_hash(p, &inv, in) != want) eg_test_fail(__FILE__, __LINE__, s->name);   /* JIT */
+            }
         }
+        p->jit = jit;
         eg_soft_program_destroy(p);
     }
     EG_EXPECT(programs >= 30u);               /* 52 test shaders, most of them vertex/fragment */
     EG_EXPECT_EQ_U(threaded, programs);
+    /* where the JIT runs, most programs have a straight run to translate */
+    if (eg_vm_jit_available()) EG_EXPECT(jitted * 2u > programs);
     eg_test_device_release();
 }
 
