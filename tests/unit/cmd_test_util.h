@@ -152,4 +152,35 @@ static inline void t_dispatch(WGPUDevice d, WGPUComputePipeline p, const WGPUBin
     t_submit(e);
 }
 
+/* One render pass that clears `view` (resolving into `resolve` unless NULL) and draws vertices
+ * 0..2 of vbuf with p; then w x h texels of mip 0 of `src` are copied to a new buffer at a
+ * 256-byte row pitch (returned; the caller releases it) and everything is submitted. */
+static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
+                                      WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src,
+                                      uint32_t w, uint32_t h)
+{
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = view;
+    c.resolveTarget = resolve;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    rpd.colorAttachmentCount = 1;
+    rpd.colorAttachments = &c;
+    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
+    wgpuRenderPassEncoderSetPipeline(rp, p);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vbuf, 0, vbuf_B);
+    wgpuRenderPassEncoderDraw(rp, 3, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(rp);
+    wgpuRenderPassEncoderRelease(rp);
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * h);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(src, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, h);
+    WGPUExtent3D sz = t_extent(w, h, 1);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    return rb;
+}
+
 #endif /* EG_CMD_TEST_UTIL_H */

@@ -72,27 +72,7 @@ static bool draw_one_sample(WGPUDevice d, const char *vs_name, const char *fs_na
     }
     WGPUBuffer vbuf = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
     wgpuQueueWriteBuffer(eg_test_queue(), vbuf, 0, v, sizeof v);
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-    c.view = msv;
-    c.resolveTarget = rsv;
-    c.loadOp = WGPULoadOp_Clear;
-    c.storeOp = WGPUStoreOp_Store;
-    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-    rpd.colorAttachmentCount = 1;
-    rpd.colorAttachments = &c;
-    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
-    wgpuRenderPassEncoderSetPipeline(rp, p);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vbuf, 0, sizeof v);
-    wgpuRenderPassEncoderDraw(rp, 3, 1, 0, 0);
-    wgpuRenderPassEncoderEnd(rp);
-    wgpuRenderPassEncoderRelease(rp);
-    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * 4u);
-    WGPUTexelCopyTextureInfo ti = t_tex_info(rs, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, 4);
-    WGPUExtent3D sz = t_extent(4, 4, 1);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
-    t_submit(e);
+    WGPUBuffer rb = t_draw3_copy(d, p, vbuf, sizeof v, msv, rsv, rs, 4, 4);
     bool ok = p && vs && fs && t_readback(d, rb, 0, 256u * 4u, out);
     wgpuBufferRelease(rb);
     wgpuBufferRelease(vbuf);
