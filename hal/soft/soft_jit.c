@@ -278,11 +278,18 @@ typedef struct jctx {
     uint32_t pool_at;                  /* offset of the pool in the allocation */
     uint16_t slot_reg[JIT_SLOTS + 1u]; /* VM register held by each slot, or JIT_NO_REG */
     uint32_t slot_age[JIT_SLOTS + 1u], clock;
+    /* WHOLE PROGRAM (j_whole): no exit and no entry inside, so a slot is written back only when
+     * it is evicted while its register is read later (dirty), and a destination nobody reads
+     * later is not computed at all; pc is the instruction being translated. */
+    bool whole;
+    bool slot_dirty[JIT_SLOTS + 1u];
+    uint32_t pc;
 } jctx_t;
 
 static void cache_clear(jctx_t *c)
 {
-    for (uint32_t s = 0; s < jit_slots; s++) c->slot_reg[s] = JIT_NO_REG;
+    /* (ages too: the sizing pass and the writing pass must pick the same slots) */
+    for (uint32_t s = 0; s < jit_slots; s++) { c->slot_reg[s] = JIT_NO_REG; c->slot_dirty[s] = false; c->slot_age[s] = 0; }
 }
 static bool cache_empty(const jctx_t *c)
 {
@@ -296,8 +303,23 @@ static uint32_t cache_find(const jctx_t *c, uint32_t v)
         if (c->slot_reg[s] == v) return s;
     return jit_slots;
 }
-/* The slot for dst: its own, else the oldest holding none of the instruction's operands. */
-static uint32_t cache_take(jctx_t *c, const eg_vm_inst_t *in)
+/* True when an instruction after pc reads register r before one writes it (the whole
+ * program's straight code, ending in END). Any operand field naming r counts as a read. */
+static bool live_after(const eg_soft_program_t *p, uint32_t pc, uint32_t r)
+{
+    for (uint32_t i = pc + 1u; i < p->code_count; i++) {
+        const eg_vm_inst_t *in = &p->code[i];
+        if (in->a == r || in->b == r || in->c == r) return true;
+        if (in->dst == r && in->op != EG_VM_ST_OUT) return false;
+    }
+    return false;
+}
+
+static uint32_t slot_ymm(uint32_t s, uint32_t h) { return s < jit_slots ? 4u + 2u * s + h / 32u : JIT_OUT; }
+
+/* The slot for dst: its own, else the oldest holding none of the instruction's operands (a
+ * dirty one written back first when its register is read later). */
+static uint32_t cache_take(jb_t *j, jctx_t *c, const eg_vm_inst_t *in)
 {
     uint32_t s = cache_find(c, in->dst), best = jit_slots;
     if (s < jit_slots) return s;
@@ -306,9 +328,12 @@ static uint32_t cache_take(jctx_t *c, const eg_vm_inst_t *in)
         if (r != JIT_NO_REG && (r == in->a || r == in->b || r == in->c)) continue;
         if (best == jit_slots || c->slot_age[s] < c->slot_age[best]) best = s;
     }
+    if (best < jit_slots && c->slot_dirty[best] && live_after(c->p, c->pc, c->slot_reg[best]))
+        for (uint32_t h = 0; h < (uint32_t)sizeof(eg_soft_reg_t); h += 32u)
+            v_st(j, MEM(R_REGS, c->slot_reg[best] * (uint32_t)sizeof(eg_soft_reg_t) + h), slot_ymm(best, h));
+    if (best < jit_slots) c->slot_dirty[best] = false;
     return best;
 }
-static uint32_t slot_ymm(uint32_t s, uint32_t h) { return s < jit_slots ? 4u + 2u * s + h / 32u : JIT_OUT; }
 
 static jop_t kp(const jctx_t *c, uint32_t k) { return RIP(c->pool_at + k * 32u); }
 /* Operand field v for the 32-byte half h: a cached register, a lane register's bytes or a
@@ -403,17 +428,29 @@ static void j_alu_half(jb_t *j, const jctx_t *c, const eg_vm_inst_t *in, uint32_
     }
 }
 
-/* An instruction with a destination: both halves into dst's cache slot, stored through. */
-static void j_dst(jb_t *j, jctx_t *c, const eg_vm_inst_t *in, uint32_t from)
+/* An instruction with a destination: both halves into dst's cache slot, stored through (the
+ * whole program: stored only when evicted, and skipped when nothing reads dst later). An
+ * interface load reads [base + from]. */
+static void j_dst(jb_t *j, jctx_t *c, const eg_vm_inst_t *in, uint32_t base, uint32_t from)
 {
-    uint32_t s = cache_take(c, in);
+    if (c->whole && !live_after(c->p, c->pc, in->dst)) return;
+    uint32_t s = cache_take(j, c, in);
     for (uint32_t h = 0; h < (uint32_t)sizeof(eg_soft_reg_t); h += 32u) {
         uint32_t r = slot_ymm(s, h);
-        if (in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) v_ld(j, r, MEM(R_AX, from + h));
+        if (in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) v_ld(j, r, MEM(base, from + h));
         else j_alu_half(j, c, in, h, r);
-        v_st(j, MEM(R_REGS, in->dst * (uint32_t)sizeof(eg_soft_reg_t) + h), r);
+        if (!c->whole || s >= jit_slots) v_st(j, MEM(R_REGS, in->dst * (uint32_t)sizeof(eg_soft_reg_t) + h), r);
     }
-    if (s < jit_slots) { c->slot_reg[s] = in->dst; c->slot_age[s] = ++c->clock; }
+    if (s < jit_slots) { c->slot_reg[s] = in->dst; c->slot_age[s] = ++c->clock; c->slot_dirty[s] = c->whole; }
+}
+
+/* The register holding the invocation: the whole program gets it as its second argument,
+ * a run loads st->inv into rax. */
+static uint32_t j_inv(jb_t *j, const jctx_t *c)
+{
+    if (c->whole) return R_ST;
+    g_load(j, R_ST, (uint32_t)offsetof(eg_vm_state_t, inv), true);
+    return R_AX;
 }
 
 /* Interface moves (the threaded th_ld_in, th_ld_pos, th_st_out[_k]). */
@@ -421,27 +458,31 @@ static void j_io(jb_t *j, jctx_t *c, const eg_vm_inst_t *in, uint32_t pc)
 {
     const uint32_t reg_B = (uint32_t)sizeof(eg_soft_reg_t);
     if (in->op == EG_VM_ST_OUT) {
-        /* a partial mask merges: the switch interpreter stores this one (commit) */
-        g_load(j, R_ST, (uint32_t)offsetof(eg_vm_state_t, exec), false);
-        put(j, 0x3d);                  /* cmp eax, imm32 */
-        put32(j, EG_SOFT_ALL_LANES);
-        put(j, 0x74);                  /* je over the exit (vzeroupper, mov, ret: 9 bytes) */
-        put(j, 9);
-        g_return(j, pc);
-        g_load(j, R_ST, (uint32_t)offsetof(eg_vm_state_t, inv), true);
-        g_load(j, R_AX, (uint32_t)offsetof(eg_soft_invocation_t, out), true);
+        /* a partial mask merges: the switch interpreter stores this one (commit); the whole
+         * program runs only with every lane active */
+        if (!c->whole) {
+            g_load(j, R_ST, (uint32_t)offsetof(eg_vm_state_t, exec), false);
+            put(j, 0x3d);              /* cmp eax, imm32 */
+            put32(j, EG_SOFT_ALL_LANES);
+            put(j, 0x74);              /* je over the exit (vzeroupper, mov, ret: 9 bytes) */
+            put(j, 9);
+            g_return(j, pc);
+        }
+        g_load(j, j_inv(j, c), (uint32_t)offsetof(eg_soft_invocation_t, out), true);
         uint32_t to = (in->imm >> 2) * (uint32_t)sizeof(eg_soft_vec4_t) + (in->imm & 3u) * reg_B;
         for (uint32_t h = 0; h < reg_B; h += 32u) v_st(j, MEM(R_AX, to + h), in_reg(j, src(c, in->a, h), 0));
-        cache_clear(c);                /* the next instruction is an entry */
+        if (!c->whole) cache_clear(c);   /* the next instruction is an entry */
         return;
     }
-    g_load(j, R_ST, (uint32_t)offsetof(eg_vm_state_t, inv), true);
+    if (c->whole && !live_after(c->p, c->pc, in->dst)) return;
+    uint32_t base = j_inv(j, c);
     uint32_t from = (uint32_t)offsetof(eg_soft_invocation_t, position) + (in->imm - EG_VM_SYS_FRAG_COORD) * reg_B;
     if (in->op == EG_VM_LD_IN) {
-        g_load(j, R_AX, (uint32_t)offsetof(eg_soft_invocation_t, in), true);
+        g_load(j, base, (uint32_t)offsetof(eg_soft_invocation_t, in), true);
+        base = R_AX;
         from = (in->imm >> 2) * (uint32_t)sizeof(eg_soft_vec4_t) + (in->imm & 3u) * reg_B;
     }
-    j_dst(j, c, in, from);
+    j_dst(j, c, in, base, from);
 }
 
 /* Emits every run; entry (NULL in the sizing pass) gets the code offset of each pc where the
@@ -470,10 +511,48 @@ static void j_program(jb_t *j, jctx_t *c, uint32_t *entry)
             continue;
         }
         if (entry && cache_empty(c)) entry[pc] = j->pos;
-        if (io) j_io(j, c, in, pc); else j_dst(j, c, in, 0);
+        c->pc = pc;
+        if (io) j_io(j, c, in, pc); else j_dst(j, c, in, R_AX, 0);
         open = true;
     }
     if (open) g_return(j, p->code_count);
+}
+
+/* True when p is instructions the runs translate with one BLOCK 0 among them (the compiler
+ * hoists interface loads above it), then END: one straight function from the interpreter's
+ * entry to END (what BLOCK, END, eg_vm_run's entry and eg_soft_program_run's set-up cost
+ * otherwise: ~140 instructions a block on the ALU bench). */
+static bool whole_ok(const eg_soft_program_t *p)
+{
+    uint32_t n = p->code_count, blocks = 0;
+    if (n < 2u || p->code[n - 1u].op != EG_VM_END) return false;
+    for (uint32_t pc = 0; pc + 1u < n; pc++) {
+        uint32_t op = p->code[pc].op;
+        bool io = op == EG_VM_ST_OUT || op == EG_VM_LD_IN || op == EG_VM_LD_SYS;
+        if (op == EG_VM_BLOCK && p->code[pc].imm == 0) { blocks++; continue; }
+        if (!eg_vm_thread_covers(p, pc) || (!io && !j_alu_op(op))) return false;
+    }
+    return blocks == 1u;
+}
+
+/* The whole program for 16 active lanes (eg_vm_jit_whole_fn_t): the lanes before BLOCK 0 are
+ * the active ones, BLOCK 0 then takes them all again (pending[0] = alive = active), every
+ * store is unmasked and nothing is killed, so no test or exit is needed. */
+static void j_whole(jb_t *j, jctx_t *c)
+{
+    c->whole = true;
+    cache_clear(c);
+    c->clock = 0;
+    for (uint32_t pc = 0; pc + 1u < c->p->code_count; pc++) {
+        const eg_vm_inst_t *in = &c->p->code[pc];
+        c->pc = pc;
+        if (in->op == EG_VM_BLOCK) continue;
+        if (in->op == EG_VM_ST_OUT || in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) j_io(j, c, in, pc);
+        else j_dst(j, c, in, R_AX, 0);
+    }
+    vzeroupper(j);
+    put(j, 0xc3);                      /* ret */
+    c->whole = false;
 }
 
 bool eg_vm_jit_available(void)
@@ -490,6 +569,7 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
 {
     p->jit = NULL;
     p->jit_B = 0;
+    p->jit_whole_at = 0;
     if (!p->thread || !eg_vm_jit_available()) return false;
     uint32_t covered = 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) covered += eg_vm_thread_covers(p, pc);
@@ -499,7 +579,10 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     c.pool_at = EG_ALIGN_UP(p->code_count * 4u, 32u);
     uint32_t code_at = c.pool_at + (KP_COUNT + p->const_count) * 32u;
     jb_t j = { NULL, code_at, 0 };
+    bool whole = whole_ok(p);
     j_program(&j, &c, NULL);
+    uint32_t whole_at = j.pos;
+    if (whole) j_whole(&j, &c);
     size_t size_B = EG_ALIGN_UP((size_t)j.pos, (size_t)JIT_PAGE_B);
     uint8_t *mem = arena_alloc(size_B);
     if (!mem) { arena_unmap_if_empty(); return false; }
@@ -513,9 +596,11 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
             pool[k * 8u + l] = k < KP_COUNT ? kp_bits[k] : p->consts[k - KP_COUNT].u[0];
     j = (jb_t){ mem, code_at, (uint32_t)size_B };
     j_program(&j, &c, entry);
+    if (whole) j_whole(&j, &c);
     if (!eg_port_exec_protect(mem, size_B, false)) { arena_free(mem, size_B); return false; }
     p->jit = mem;
     p->jit_B = (uint32_t)size_B;
+    p->jit_whole_at = whole ? whole_at : 0u;
     return true;
 }
 
@@ -525,13 +610,14 @@ void eg_vm_jit_free(eg_soft_program_t *p)
     arena_free((uint8_t *)(uintptr_t)p->jit, p->jit_B);
     p->jit = NULL;
     p->jit_B = 0;
+    p->jit_whole_at = 0;
 }
 
 #else /* no JIT in this build */
 
 bool eg_vm_jit_available(void) { return false; }
-bool eg_vm_jit_build(eg_soft_program_t *p) { p->jit = NULL; p->jit_B = 0; return false; }
-void eg_vm_jit_free(eg_soft_program_t *p) { p->jit = NULL; p->jit_B = 0; }
+bool eg_vm_jit_build(eg_soft_program_t *p) { p->jit = NULL; p->jit_B = 0; p->jit_whole_at = 0; return false; }
+void eg_vm_jit_free(eg_soft_program_t *p) { p->jit = NULL; p->jit_B = 0; p->jit_whole_at = 0; }
 void eg_vm_jit_test_arena_B(size_t arena_B) { (void)arena_B; }
 uint32_t eg_vm_jit_pages_used(void) { return 0; }
 

@@ -7,6 +7,9 @@
 /* A run's native code: runs the pre-decoded instructions from its entry pc exactly like
  * eg_vm_thread_run and returns the pc of the first instruction the switch interpreter runs. */
 typedef uint32_t (*eg_vm_jit_fn_t)(eg_soft_reg_t *regs, eg_vm_state_t *st);
+/* The whole program's native code (p->jit_whole_at): runs it from BLOCK 0 to END for an
+ * invocation whose 16 lanes are all active (no mask, no exit; regs is scratch). */
+typedef void (*eg_vm_jit_whole_fn_t)(eg_soft_reg_t *regs, eg_soft_invocation_t *inv);
 
 /** True when this build and CPU translate (EMGPU_SOFT_JIT, x86-64 with AVX2). */
 bool eg_vm_jit_available(void);

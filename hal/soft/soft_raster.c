@@ -250,6 +250,7 @@ static void walk_blocks(eg_soft_frag_t *fp, const walk_t *k)
 {
     eg_soft_frag_t f = *fp;
     int64_t x0 = k->px0 & ~3, y0 = k->py0 & ~3, er[3], sx[3], sy[3];
+    eg_soft_shade_setup(&f);   /* the block pipeline's per-triangle state (not for spans) */
     for (uint32_t i = 0; i < 3; i++) {
         er[i] = f.s.A[i] * (x0 * EG_SOFT_SUBPIX) + f.s.B[i] * (y0 * EG_SOFT_SUBPIX) + f.s.C[i];
         sx[i] = f.s.A[i] * (4 * EG_SOFT_SUBPIX);
@@ -364,6 +365,7 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
     rwalk_t r;
     const int64_t R = REGION_PX, q = REGION_PX / 4;
     r.f = *fp;
+    eg_soft_shade_setup(&r.f);   /* write_colors' per-triangle state */
     r.k = k;
     r.side_ok = r.side_failed = 0;
     eg_soft_cfill_init(&r.cf);

@@ -275,6 +275,9 @@ bool eg_soft_tri_prepare(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t,
 void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t,
                              const eg_soft_setup_t *s, const int64_t box[4]);
 
+/** Inputs of the fused mesh block path (eg_soft_frag_t mv_*): more take the general one. */
+#define EG_SOFT_MESH_VARY 8u
+
 /** One triangle being rasterized by one worker. */
 typedef struct eg_soft_frag {
     eg_soft_worker_t *w;
@@ -297,6 +300,32 @@ typedef struct eg_soft_frag {
         uint8_t fmt, mu, mv;
         bool linear;
     } tex_fast;
+    /* soft_raster_depth.c eg_soft_ds_fast, set per triangle by eg_soft_shade_setup (helper
+     * "mesh7c"): 0 = the general eg_soft_ds_test, else depth only, 4-byte depth, one sample,
+     * compare Less (1) or LessEqual (2), the sample's offset and clamp range precomputed */
+    uint32_t ds_fast;
+    bool ds_write;
+    float ds_off, ds_lo, ds_hi;
+    uint8_t *ds_base;
+    size_t ds_pitch_B;
+    /* soft_raster_shade.c write_colors, set per triangle by eg_soft_shade_setup (mesh7c): one
+     * target, one sample, no blend: its pack function (else NULL: the general loop) */
+    eg_soft_pack_fn out_pack;
+    const eg_soft_target_t *out_t;
+    uint32_t out_wmask;
+    /* soft_raster_shade.c shade_mesh (mesh7c): set per triangle by eg_soft_shade_setup when the
+     * block pipeline is early depth (ds_fast), 8-lane interpolation, a one-texture program and
+     * out_pack; the inputs' a0, d1, d2 and destinations (none flat or constant) once per triangle */
+    bool mesh_fast, mesh_persp;
+    uint32_t mv_n;
+    float mv_a0[EG_SOFT_MESH_VARY], mv_d1[EG_SOFT_MESH_VARY], mv_d2[EG_SOFT_MESH_VARY];
+    float *mv_dst[EG_SOFT_MESH_VARY];
+    bool mv_persp[EG_SOFT_MESH_VARY];
+    /* the block barycentrics' per-triangle terms, 8 lanes = rows r, r + 1: k * d1x, k * d2x per
+     * column k, and r * d1y, r * d2y per row pair (mesh_setup) */
+    float mb_cx[2][8], mb_ry[2][2][8];
+    int32_t mesh_tex;                  /* 0 not looked at yet, 1 eg_soft_tex_direct holds, -1 not */
+    const float *mesh_u, *mesh_v;      /* its uv inputs */
 } eg_soft_frag_t;
 
 /** soft_sample.c: eg_soft_sample's fast path (2D view of one level in RGBA8, BGRA8, R8 or RGB565,
@@ -307,8 +336,24 @@ bool eg_soft_sample_fast_prep(const eg_texture_view_t *view, const eg_sampler_t 
 void eg_soft_sample_fast(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
                          eg_soft_vec4_t *out);
 
+/** soft_sample_vec.c (mesh7c): whether eg_soft_sample_fast(p, ...) is the 8-lane RGBA8/BGRA8
+ *  bilinear loop on this CPU (its tests once per triangle); then eg_soft_sample_rgba8_avx2 is
+ *  that loop without them (the same bytes). */
+bool eg_soft_sample_rgba8_avx2_ok(const struct eg_soft_sample_fast *p);
+void eg_soft_sample_rgba8_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
+                               eg_soft_vec4_t *out);
+
 /** Depth plane and depth bias of f's triangle (after f->s is set up). */
 void eg_soft_depth_setup(eg_soft_frag_t *f);
+/** soft_raster_shade.c: the block pipeline's per-triangle state (f->ds_fast, f->out_pack,
+ *  f->mesh_fast), set by the block walks (soft_raster.c) before any block of the triangle, after
+ *  eg_soft_depth_setup. */
+void eg_soft_shade_setup(eg_soft_frag_t *f);
+/** soft_raster_depth.c: sets f->ds_fast and its fields (eg_soft_shade_setup calls it). */
+void eg_soft_ds_fast_setup(eg_soft_frag_t *f);
+/** eg_soft_ds_test for a frag with f->ds_fast set: the same bytes and coverage, one sample. */
+eg_soft_mask_t eg_soft_ds_fast(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
+                               eg_soft_mask_t cov);
 /** The fragment pipeline for one 4x4 block at (bx, by) with per-sample coverage `cov`. */
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
 /** The span fast path (soft_span.c): fills f's triangle over the pixel rectangle
@@ -372,6 +417,9 @@ bool eg_soft_tex_prep(eg_soft_frag_t *f);
 /** f->w->io_out[0] = the program's outputs for the interpolated inputs in f->w->io_in, sampling
  *  the lanes of `lanes`: the bits the VM would produce. */
 void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes);
+/** After eg_soft_tex_prep(f) is true: whether eg_soft_tex_block(f, lanes) is
+ *  eg_soft_sample_rgba8_avx2(&f->tex_fast, *u, *v, lanes, &f->w->io_out[0]) (mesh7c). */
+bool eg_soft_tex_direct(const eg_soft_frag_t *f, const float **u, const float **v);
 
 /** eg_soft_blend_u8 / eg_soft_blend_565 (per `fast`) for a src whose lanes all hold the same
  *  value: the same bytes, computed once per distinct stored pixel run (soft_raster_fill.c). */

@@ -159,6 +159,52 @@ static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const 
     }
 }
 
+/* depth_only's per-block set-up (loads and tests of the pipeline, target and viewport, ~130
+ * instructions a block on the textured mesh) once per triangle: the conditions of its
+ * depth32_rows branch, and the sample's offset by the same expression (dzdx, dzdy and the
+ * sample positions do not change during the triangle's walk unless the program writes
+ * FragDepth, which shade() handles by zeroing them: such pipelines keep the general path). */
+void eg_soft_ds_fast_setup(eg_soft_frag_t *f)
+{
+    f->ds_fast = 0;
+#if DEPTH_VEC
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_target_t *d = &f->ps->fb->depth;
+    if (!rs->depth_test || rs->stencil_test || !d->base || f->samples != 1u || d->elem_B != 4u || d->block_B == 2u ||
+        !eg_soft_raster_fast_paths || (rs->fsi && rs->fsi->writes_depth))
+        return;
+    if (rs->depth_compare == WGPUCompareFunction_Less) f->ds_fast = 1;
+    else if (rs->depth_compare == WGPUCompareFunction_LessEqual) f->ds_fast = 2;
+    else return;
+    f->ds_write = rs->depth_write && !f->ps->fb->depth_read_only;
+    f->ds_off = f->dzdx * (float)(f->sx[0] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[0] - 128) * (1.0f / 256.0f);
+    f->ds_lo = f->ps->vp_min_z;
+    f->ds_hi = f->ps->vp_max_z;
+    f->ds_base = d->base;
+    f->ds_pitch_B = d->row_pitch_B;
+#endif
+}
+
+eg_soft_mask_t eg_soft_ds_fast(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
+                               eg_soft_mask_t cov)
+{
+#if DEPTH_VEC
+    if (!cov) return 0;
+    size_t pitch = f->ds_pitch_B;
+    uint8_t *blk = f->ds_base + (size_t)by * pitch + (size_t)bx * 4u;
+    bool fits = (size_t)bx * 4u + 16u <= pitch;
+    /* constant le / dw per call so each copy of the row loop has no tests on them */
+    if (f->ds_fast == 1u)
+        return f->ds_write ? depth32_rows(blk, pitch, zc, f->ds_off, f->ds_lo, f->ds_hi, cov, true, false, fits)
+                           : depth32_rows(blk, pitch, zc, f->ds_off, f->ds_lo, f->ds_hi, cov, false, false, fits);
+    return f->ds_write ? depth32_rows(blk, pitch, zc, f->ds_off, f->ds_lo, f->ds_hi, cov, true, true, fits)
+                       : depth32_rows(blk, pitch, zc, f->ds_off, f->ds_lo, f->ds_hi, cov, false, true, fits);
+#else
+    (void)f; (void)bx; (void)by; (void)zc;
+    return cov;   /* never called: ds_fast stays 0 */
+#endif
+}
+
 void eg_soft_ds_test(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
                      eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {

@@ -289,6 +289,12 @@ static SHADE_AVX2_ATTR void depth_lerp_avx2(const eg_soft_frag_t *f, const bary_
 static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES],
                          bool uniform)
 {
+    if (f->out_pack) {   /* eg_soft_shade_setup: the loop below's only work for this state */
+        const eg_soft_target_t *t = f->out_t;
+        if (cov[0]) f->out_pack(t, t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B, cov[0],
+                                &f->w->io_out[0], f->out_wmask);
+        return;
+    }
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_fb_t *fb = f->ps->fb;
     for (uint32_t i = 0; i < rs->rt_count && i < fb->color_count; i++) {
@@ -319,6 +325,131 @@ static void write_colors(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, cons
 }
 
 /* ---- one block ---- */
+
+#if SHADE_AVX2
+/* The fused mesh path (helper "mesh7c"): shade()'s steps for one state, its tests done once
+ * per triangle (mesh_setup). The state: one sample in the sample mask, a fragment program of
+ * the one-texture class (not copy, not block-constant, no native function), early depth with
+ * ds_fast, 8 lanes (shade_avx2), out_pack, and inputs none of which is flat or takes
+ * interp_body's constant shortcut (d1 = d2 = 0 with a finite nonzero a0): then interp_body
+ * runs lerp_body for every input with the a0, d1, d2 it computes from the same vertices (the
+ * same expressions here) and in_uniform is 0. shade_mesh makes the calls shade() makes in this
+ * state, in the same order, with the same arguments: the same bytes. */
+static void mesh_setup(eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_tri_t *t = f->t;
+    if (!f->ds_fast || !f->out_pack || !(rs->sample_mask & 1u) || !rs->fs || !rs->early_z || !rs->fs_tex ||
+        rs->fs_copy || rs->fs_const || rs->native_fs || !eg_soft_raster_fast_paths || rs->nvary > EG_SOFT_MESH_VARY ||
+        !shade_avx2())
+        return;
+    for (uint32_t j = 0; j < rs->nvary; j++) {
+        if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) return;
+        float a0 = t->v[0]->var[j], d1 = t->v[1]->var[j] - a0, d2 = t->v[2]->var[j] - a0;
+        if (d1 == 0.0f && d2 == 0.0f && finite_nonzero(a0)) return;
+        f->mv_a0[j] = a0;
+        f->mv_d1[j] = d1;
+        f->mv_d2[j] = d2;
+        f->mv_dst[j] = f->w->io_in[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
+        f->mv_persp[j] = rs->vary_interp[j] != EG_SOFT_INTERP_LINEAR;
+    }
+    f->mv_n = rs->nvary;
+    f->mesh_tex = 0;
+    /* bary_body's per-triangle terms, the same expressions (its wide branch) */
+    const eg_soft_setup_t *s = &f->s;
+    float dx[2] = { (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2 };
+    float dy[2] = { (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2, (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2 };
+    for (uint32_t v = 0; v < 2u; v++)
+        for (uint32_t l = 0; l < 8u; l++) {
+            f->mb_cx[v][l] = (float)(l & 3u) * dx[v];
+            for (uint32_t h = 0; h < 2u; h++) f->mb_ry[v][h][l] = (float)(2u * h + (l >> 2)) * dy[v];
+        }
+    f->mesh_persp = rs->persp_used || (rs->frag_coord_used & 8u);
+    f->mesh_fast = true;
+}
+
+/* barycentrics_avx2 with mesh_setup's per-triangle terms (persp = f->mesh_persp): per lane
+ * e + k dx + r dy, then the perspective weights, the same operations as bary_body. */
+static SHADE_AVX2_ATTR void barycentrics_mesh_avx2(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, bary_t *b)
+{
+    const eg_soft_setup_t *s = &f->s;
+    int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    float e1 = (float)(s->A[1] * X + s->B[1] * Y + s->C[1]) * s->inv_area2;
+    float e2 = (float)(s->A[2] * X + s->B[2] * Y + s->C[2]) * s->inv_area2;
+    v8f cx1, cx2;
+    __builtin_memcpy(&cx1, f->mb_cx[0], 32);
+    __builtin_memcpy(&cx2, f->mb_cx[1], 32);
+    const v8f c1 = V8(e1) + cx1, c2 = V8(e2) + cx2, one = V8(1.0f);
+    const v8f v0 = V8(f->t->invw[0]), v1 = V8(f->t->invw[1]), v2 = V8(f->t->invw[2]);
+    for (uint32_t h = 0; h < 2u; h++) {
+        v8f y1, y2;
+        __builtin_memcpy(&y1, f->mb_ry[0][h], 32);
+        __builtin_memcpy(&y2, f->mb_ry[1][h], 32);
+        v8f l1 = c1 + y1, l2 = c2 + y2;
+        __builtin_memcpy(b->l[0] + 8u * h, &l1, 32);
+        __builtin_memcpy(b->l[1] + 8u * h, &l2, 32);
+        if (!f->mesh_persp) continue;
+        v8f l0 = one - l1 - l2;
+        v8f q0 = l0 * v0, q1 = l1 * v1, q2 = l2 * v2;
+        v8f w1 = q0 + q1 + q2;
+        v8f rw = one / w1;
+        q1 = q1 * rw;
+        q2 = q2 * rw;
+        __builtin_memcpy(b->p[0] + 8u * h, &q1, 32);
+        __builtin_memcpy(b->p[1] + 8u * h, &q2, 32);
+        __builtin_memcpy(b->w1 + 8u * h, &w1, 32);
+    }
+}
+
+static SHADE_AVX2_ATTR void interpolate_mesh_avx2(const eg_soft_frag_t *f, const bary_t *b)
+{
+    for (uint32_t j = 0; j < f->mv_n; j++) {
+        const float (*w)[EG_SOFT_LANES] = f->mv_persp[j] ? b->p : b->l;
+        lerp_body(f->mv_dst[j], w[0], w[1], f->mv_a0[j], f->mv_d1[j], f->mv_d2[j], false, 0.0f, true);
+    }
+    f->w->in_uniform = 0;
+}
+
+/* shade() in mesh_setup's state (cov[0] is the only sample). */
+static void shade_mesh(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    if (!cov[0]) return;
+    bary_t b;
+    float zc[EG_SOFT_LANES];
+    barycentrics_mesh_avx2(f, bx, by, &b);
+    depth_lerp_avx2(f, &b, zc);
+    eg_soft_mask_t pix = cov[0] = eg_soft_ds_fast(f, bx, by, zc, cov[0]);
+    if (!pix) return;
+    interpolate_mesh_avx2(f, &b);
+    if (f->mesh_tex == 0) f->mesh_tex = eg_soft_tex_direct(f, &f->mesh_u, &f->mesh_v) ? 1 : -1;
+    if (f->mesh_tex > 0) eg_soft_sample_rgba8_avx2(&f->tex_fast, f->mesh_u, f->mesh_v, quad_expand(pix), &f->w->io_out[0]);
+    else eg_soft_tex_block(f, quad_expand(pix));
+    f->w->tex_blocks++;
+    const eg_soft_target_t *t = f->out_t;   /* write_colors' out_pack case */
+    f->out_pack(t, t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B, pix, &f->w->io_out[0], f->out_wmask);
+}
+#endif
+
+/* Per triangle: the depth test's set-up (soft_raster_depth.c) and write_colors' case of one
+ * target, one sample, no blend (neither fused nor general): the pack of target 0 alone, the
+ * loop's tests (~100 instructions a block on the textured mesh) done once. */
+void eg_soft_shade_setup(eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    eg_soft_ds_fast_setup(f);
+    f->out_pack = NULL;
+    f->mesh_fast = false;
+    if (rs->rt_count == 1u && fb->color_count >= 1u && f->samples == 1u && rs->blend[0].wmask && fb->color[0].base &&
+        !(rs->blend_fast[0] && eg_soft_raster_fast_paths) && !rs->blend[0].enabled) {
+        f->out_pack = rs->fmt[0].pack;
+        f->out_t = &fb->color[0];
+        f->out_wmask = rs->blend[0].wmask;
+    }
+#if SHADE_AVX2
+    mesh_setup(f);
+#endif
+}
 
 bool eg_soft_raster_fast_paths = true;
 uint32_t eg_soft_shade_vw = 8u;
@@ -365,6 +496,15 @@ static EG_ALWAYS_INLINE void frag_coord_xy(eg_soft_invocation_t *inv, uint32_t b
 #endif
 }
 
+/* The depth / stencil test: its one-sample depth-only form with the per-triangle set-up
+ * (f->ds_fast) where it applies, else the general one. */
+static inline void ds_run(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
+                          eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    if (f->ds_fast) cov[0] = eg_soft_ds_fast(f, bx, by, zc, cov[0]);
+    else eg_soft_ds_test(f, bx, by, zc, cov);
+}
+
 /* The block's fragment pipeline for coverage cov; `sample` is the sample being shaded when the
  * program runs per sample (per_sample: SampleId or a Sample-qualified input), else 0. */
 static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES], uint32_t sample,
@@ -404,7 +544,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     }
     if (rs->early_z) {
         if (rs->depth_test || rs->stencil_test) {   /* else ds_test changes nothing */
-            eg_soft_ds_test(f, bx, by, zc, cov);
+            ds_run(f, bx, by, zc, cov);
             pix = 0;
             for (uint32_t s = 0; s < f->samples; s++) pix |= cov[s];
             if (!pix) return;
@@ -424,7 +564,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         copy_shade(f);
         f->w->copy_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
-        if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
+        if (!rs->early_z) ds_run(f, bx, by, zc, cov);
         write_colors(f, bx, by, cov, false);
         return;
     }
@@ -433,7 +573,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         /* the VM's output in every lane, no lane killed: its commit below with alive = pix */
         f->w->const_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
-        if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
+        if (!rs->early_z) ds_run(f, bx, by, zc, cov);
         write_colors(f, bx, by, cov, true);
         return;
     }
@@ -442,7 +582,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
         eg_soft_tex_block(f, lanes);
         f->w->tex_blocks++;
         for (uint32_t s = 0; s < f->samples; s++) cov[s] &= pix;
-        if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
+        if (!rs->early_z) ds_run(f, bx, by, zc, cov);
         write_colors(f, bx, by, cov, false);
         return;
     }
@@ -487,7 +627,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++) keep |= (inv.sample_mask_out.u[l] >> s & 1u) << l;
             cov[s] &= keep;
         }
-    if (!rs->early_z) eg_soft_ds_test(f, bx, by, zc, cov);
+    if (!rs->early_z) ds_run(f, bx, by, zc, cov);
     write_colors(f, bx, by, cov, false);
 }
 
@@ -523,6 +663,13 @@ bool eg_soft_shade_const_rect(eg_soft_frag_t *f, uint32_t x0, uint32_t y0, uint3
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
+#if SHADE_AVX2
+    /* the texture's per-triangle check first: shade() runs the VM where it fails */
+    if (f->mesh_fast && eg_soft_tex_prep(f)) {
+        shade_mesh(f, bx, by, cov);
+        return;
+    }
+#endif
     if (!rs->fs || !rs->fs->uses_sample_id || f->samples == 1u) {
         shade(f, bx, by, cov, 0, false);
         return;

@@ -81,6 +81,17 @@ bool eg_soft_tex_prep(eg_soft_frag_t *f)
     return f->tex_state > 0;
 }
 
+/* eg_soft_tex_block's first case when eg_soft_sample_fast then takes its first one (the
+ * 8-lane bilinear loop): shade_mesh calls that loop itself, these tests done once a triangle. */
+bool eg_soft_tex_direct(const eg_soft_frag_t *f, const float **u, const float **v)
+{
+    const struct eg_soft_tex_prog *tp = f->rs->fs_tex;
+    if (!f->tex_fast_ok || !tp->identity || !eg_soft_sample_rgba8_avx2_ok(&f->tex_fast)) return false;
+    *u = f->w->io_in[tp->cls.uv[0] >> 2].c[tp->cls.uv[0] & 3u].f;
+    *v = f->w->io_in[tp->cls.uv[1] >> 2].c[tp->cls.uv[1] & 3u].f;
+    return true;
+}
+
 /* One output component over all lanes (soft_span.c shade_comp, the same operations). */
 static void out_comp(const eg_soft_span_class_t *cls, uint32_t c, const eg_soft_worker_t *w, const eg_soft_vec4_t *tex,
                      eg_soft_reg_t *out)

@@ -471,6 +471,11 @@ static void sample_lane(sctx_t *c, const eg_soft_sample_op_t *op, uint32_t l, eg
 /* ---- fast paths ---- */
 
 /* fast_fmt_t: soft_sample_int.h */
+static inline fast_fmt_t fast_fmt_of(WGPUTextureFormat f)
+{
+    return f == WGPUTextureFormat_RGBA8Unorm ? FAST_RGBA8 : f == WGPUTextureFormat_BGRA8Unorm ? FAST_BGRA8
+         : f == WGPUTextureFormat_R8Unorm ? FAST_R8 : f == EG_FORMAT_RGB565_VALUE ? FAST_RGB565 : FAST_NONE;
+}
 
 static fast_fmt_t fast_format(const sctx_t *c, const eg_soft_sample_op_t *op)
 {
@@ -478,12 +483,7 @@ static fast_fmt_t fast_format(const sctx_t *c, const eg_soft_sample_op_t *op)
     if (c->dim != WGPUTextureViewDimension_2D || c->mips != 1 || op->compare || op->offset ||
         c->tex->sample_count != 1 || sd->magFilter != sd->minFilter)
         return FAST_NONE;
-    switch (c->fmt) {
-    case WGPUTextureFormat_RGBA8Unorm: return FAST_RGBA8;
-    case WGPUTextureFormat_BGRA8Unorm: return FAST_BGRA8;
-    case WGPUTextureFormat_R8Unorm:    return FAST_R8;
-    default: return c->fmt == EG_FORMAT_RGB565_VALUE ? FAST_RGB565 : FAST_NONE;
-    }
+    return fast_fmt_of(c->fmt);
 }
 
 /* Decodes one texel of a fast format into 4 floats, exactly as eg_soft_texel_decode does. */
@@ -612,21 +612,23 @@ EG_HOT void eg_soft_sample(const eg_soft_sample_op_t *op, eg_soft_vec4_t *out)
 
 /* ---- eg_soft_sample's fast path set up once (soft_raster.h: the block path, per triangle) ---- */
 
+/* Per triangle: only the fields fast_format / fast_level read, their tests inline (no comparison or
+ * offset here; min(count, MAX_LEVELS) == 1 iff count == 1). 330 -> 170 Ir a call. */
 bool eg_soft_sample_fast_prep(const eg_texture_view_t *view, const eg_sampler_t *smp, struct eg_soft_sample_fast *p)
 {
-    eg_soft_sample_op_t op;
-    eg_memset(&op, 0, sizeof op);   /* no comparison, no offset: what eg_soft_tex_block passes */
-    op.view = view;
-    op.sampler = smp;
-    sctx_t c;
-    ctx_init(&c, &op);
-    fast_fmt_t f = c.mips && c.layers ? fast_format(&c, &op) : FAST_NONE;
+    const WGPUSamplerDescriptor *sd = &smp->desc;
+    const eg_texture_t *tex = view->texture;
+    if (!view->array_layer_count || view->dimension != WGPUTextureViewDimension_2D || view->mip_level_count != 1u ||
+        tex->sample_count != 1 || sd->magFilter != sd->minFilter)
+        return false;
+    fast_fmt_t f = fast_fmt_of(eg_soft_view_plane_format(view));
     if (f == FAST_NONE) return false;
-    fast_level(&c, &p->s);
+    eg_soft_subresource(tex, view->aspect, view->base_mip_level, &p->s);   /* fast_level: level 0 */
+    p->s.base += (size_t)view->base_array_layer * p->s.slice_pitch_B;
     p->fmt = (uint8_t)f;
-    p->mu = (uint8_t)c.addr[0];
-    p->mv = (uint8_t)c.addr[1];
-    p->linear = smp->desc.magFilter == WGPUFilterMode_Linear;
+    p->mu = (uint8_t)addr_mode(sd->addressModeU);
+    p->mv = (uint8_t)addr_mode(sd->addressModeV);
+    p->linear = sd->magFilter == WGPUFilterMode_Linear;
     return true;
 }
 

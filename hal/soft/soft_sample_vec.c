@@ -100,12 +100,47 @@ bool eg_soft_sample_rgba8_vec(bool bgra, uint32_t mu, uint32_t mv, const eg_soft
     sv4_rgba8_modes(mu, mv, bgra, s, u, v, mask, out);
     return true;
 }
+
+/* eg_soft_sample_fast's first case (linear RGBA8 / BGRA8) where eg_soft_sample_rgba8_vec takes
+ * its 8-lane loop, the same tests (mask != 0 is the caller's). */
+bool eg_soft_sample_rgba8_avx2_ok(const struct eg_soft_sample_fast *p)
+{
+#if SAMPLE_AVX2
+    return p->linear && (p->fmt == FAST_RGBA8 || p->fmt == FAST_BGRA8) && p->s.element_B == 4u && p->mu <= ADDR_REPEAT &&
+           p->mv <= ADDR_REPEAT && eg_soft_sample_vw >= 8u && __builtin_cpu_supports("avx2");
+#else
+    (void)p;
+    return false;
+#endif
+}
+
+void eg_soft_sample_rgba8_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
+                               eg_soft_vec4_t *out)
+{
+#if SAMPLE_AVX2
+    sv8_rgba8_modes(p->mu, p->mv, p->fmt == FAST_BGRA8, &p->s, u, v, mask, out);
+#else
+    (void)p; (void)u; (void)v; (void)mask; (void)out;
+#endif
+}
 #else
 bool eg_soft_sample_rgba8_vec(bool bgra, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s, const float *u,
                               const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
 {
     (void)bgra; (void)mu; (void)mv; (void)s; (void)u; (void)v; (void)mask; (void)out;
     return false;   /* emulated vectors (Cortex-M) would not pay off: the lane loop runs */
+}
+
+bool eg_soft_sample_rgba8_avx2_ok(const struct eg_soft_sample_fast *p)
+{
+    (void)p;
+    return false;
+}
+
+void eg_soft_sample_rgba8_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
+                               eg_soft_vec4_t *out)
+{
+    (void)p; (void)u; (void)v; (void)mask; (void)out;
 }
 #endif
 

@@ -116,6 +116,9 @@ struct eg_soft_program {
      * jit_B bytes of the JIT's code arena. */
     const uint8_t *jit;
     uint32_t jit_B;
+    /* Offset in jit of the whole program as one function (eg_vm_jit_whole_fn_t), 0 = none: set
+     * where the program is BLOCK 0, then only translated instructions, then END (soft_jit.c). */
+    uint32_t jit_whole_at;
     uint32_t slot_count;
     eg_vm_slot_t slots[EG_VM_MAX_SLOTS];
     bool uses_barrier;

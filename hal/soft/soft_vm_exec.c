@@ -7,6 +7,7 @@
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm.h"
 #include "hal/soft/soft_vm_simd.h"
+#include "hal/soft/soft_jit.h"
 #include "kernel/api/bind_group.h"
 
 void eg_vm_image(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm_inst_t *in);
@@ -382,6 +383,14 @@ void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res,
     eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
     eg_soft_mask_t pending[EMGPU_SOFT_VM_MAX_BLOCKS];
     eg_vm_res_t bound;
+#if EMGPU_SOFT_JIT
+    /* the whole program as one native function (soft_jit.c): no bind (it reads no resource),
+     * no pending masks, no interpreter entry; all lanes active, none killed */
+    if (p->jit && p->jit_whole_at && inv->active == EG_SOFT_ALL_LANES) {
+        ((eg_vm_jit_whole_fn_t)(uintptr_t)(p->jit + p->jit_whole_at))(regs, inv);
+        return;
+    }
+#endif
     eg_vm_bind(p, res, &bound);
     eg_memset(pending, 0, p->block_count * sizeof pending[0]);
     eg_vm_state_t st = { .regs = regs, .pending = pending, .exec = inv->active, .alive = inv->active,

@@ -222,6 +222,67 @@ EG_TEST(soft_jit, program_longer_than_arena_falls_back)
     EG_EXPECT_EQ_U(eg_vm_jit_pages_used(), 0u);
 }
 
+/* 12 registers through a 6-slot cache: loads hoisted above BLOCK 0 (as the compiler emits
+ * FragCoord), then a chain whose operands were evicted long before, every register stored at
+ * the end. With all 16 lanes active the whole program runs as one function, whose registers
+ * live in ymm and reach memory only when evicted while read later: every output's bits are the
+ * threaded code's and the switch interpreter's (any NaN for a NaN: payload order, see above). */
+EG_TEST(soft_jit, whole_program_equals_threaded_and_switch)
+{
+    if (!jit_usable()) EG_NOT_APPLICABLE("no AVX2 on this CPU, or no threaded code (EMGPU_SOFT_SIMD 0)");
+    static const uint16_t ops[] = { EG_VM_FADD, EG_VM_FMUL, EG_VM_FFRACT, EG_VM_FMIX, EG_VM_FMIN, EG_VM_FSUB,
+                                    EG_VM_FFMA, EG_VM_FCLAMP, EG_VM_FMAX, EG_VM_FGE, EG_VM_SELECT, EG_VM_FABS };
+    static eg_soft_vec4_t got[3][3];                         /* [mode][location] */
+    uint32_t n = 0;
+    for (uint16_t k = 0; k < 2; k++)                         /* before BLOCK 0, as compiled FragCoord */
+        jit_code[n++] = (eg_vm_inst_t){ EG_VM_LD_SYS, k, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE,
+                                        EG_VM_SYS_FRAG_COORD + k };
+    jit_code[n++] = (eg_vm_inst_t){ .op = EG_VM_BLOCK, .imm = 0, .a = 0, .b = 0 };
+    for (uint16_t k = 2; k < 5; k++)
+        jit_code[n++] = (eg_vm_inst_t){ EG_VM_LD_IN, k, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, k - 2u };
+    for (uint16_t k = 5; k < 12; k++)                        /* every register written before it is read */
+        jit_code[n++] = (eg_vm_inst_t){ EG_VM_FADD, k, (uint16_t)(k - 5u), (uint16_t)(EG_VM_CONST_BASE + k % 3u),
+                                        EG_VM_NONE, EG_VM_NONE, 0 };
+    for (uint32_t i = 0; i < 48u; i++) {
+        uint16_t b = (uint16_t)(i % 4u == 3u ? EG_VM_CONST_BASE + i % 3u : (i * 3u + 1u) % 12u);
+        jit_code[n++] = (eg_vm_inst_t){ ops[i % EG_ARRAY_LEN(ops)], (uint16_t)((i * 5u + 2u) % 12u),
+                                        (uint16_t)((i * 7u + 3u) % 12u), b, (uint16_t)((i * 11u + 6u) % 12u),
+                                        EG_VM_NONE, 0 };
+    }
+    for (uint16_t k = 0; k < 12; k++)
+        jit_code[n++] = (eg_vm_inst_t){ EG_VM_ST_OUT, EG_VM_NONE, k, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, k };
+    jit_code[n++] = (eg_vm_inst_t){ .op = EG_VM_END };
+    jit_code[2].a = (uint16_t)(n - 1u);                      /* BLOCK's skip target: the END */
+    jit_program(n);
+    jit_p.reg_count = 12;
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            jit_in[0].c[c].u[l] = jit_special[(l * 5u + c * 3u) % 24u];
+            jit_consts[c].u[l] = jit_special[(c * 9u + 17u) % 24u];
+        }
+    uint32_t lane0[EG_SOFT_LANES], bad = 0;
+    /* the JIT first: the others leave the right values in the stack's register file, where a
+     * missing write-back would read them */
+    for (uint32_t m = 3; m-- > 0;) {
+        if (!jit_run(m, EG_SOFT_ALL_LANES, lane0)) { eg_test_fail(__FILE__, __LINE__, "eg_vm_jit_build failed"); return; }
+        if (m == 2) EG_EXPECT(jit_p.jit_whole_at != 0u); /* (the whole-program function ran) */
+        eg_memcpy(got[m], jit_out, sizeof got[m]);
+    }
+    for (uint32_t r = 0; r < 12u; r++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            uint32_t sw = got[0][r / 4u].c[r % 4u].u[l], th = got[1][r / 4u].c[r % 4u].u[l];
+            uint32_t jt = got[2][r / 4u].c[r % 4u].u[l];
+            bool nan_ok = jit_is_nan(jt) && jit_is_nan(th) && jit_is_nan(sw);
+            if ((jt == th && jt == sw) || nan_ok) continue;
+            if (bad++ < 4u)
+                eg_test_printf("    register %u lane %u: jit %08x threaded %08x switch %08x\n", (unsigned)r,
+                               (unsigned)l, (unsigned)jt, (unsigned)th, (unsigned)sw);
+        }
+    EG_EXPECT_EQ_U(bad, 0u);
+    jit_release_prev();
+    EG_EXPECT_EQ_U(eg_vm_jit_pages_used(), 0u);
+}
+
 #endif /* EMGPU_HAL_SOFT && EMGPU_SOFT_JIT */
 
 #if EMGPU_HAL_SOFT
