@@ -183,4 +183,63 @@ static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBu
     return rb;
 }
 
+/* The vertex layout most draw tests use: a Float32x4 position at location 0 (offset 0) and one
+ * attribute of `fmt` at location 1 (offset 16), `stride` bytes per vertex; va must outlive vb. */
+static inline void t_pos_attr_layout(WGPUVertexAttribute va[2], WGPUVertexBufferLayout *vb, uint64_t stride,
+                                     WGPUVertexFormat fmt)
+{
+    WGPUVertexAttribute a = WGPU_VERTEX_ATTRIBUTE_INIT;
+    va[0] = a;
+    va[0].format = WGPUVertexFormat_Float32x4;
+    va[1] = a;
+    va[1].format = fmt;
+    va[1].offset = 16;
+    va[1].shaderLocation = 1;
+    WGPUVertexBufferLayout l = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
+    *vb = l;
+    vb->arrayStride = stride;
+    vb->attributeCount = 2;
+    vb->attributes = va;
+}
+
+/* One pass clearing color view cv and depth view dv (to 1.0), drawing n vertices of vbuf with p
+ * (and bg at group 0 unless NULL); then the px x px color texture ct and the depth aspect of dt
+ * are copied into rb at a 256-byte row pitch (color rows, then depth rows from 256 * px) and
+ * everything is submitted. */
+static inline void t_draw_color_depth_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBindGroup bg, WGPUBuffer vbuf,
+                                           uint32_t n, WGPUTextureView cv, WGPUTextureView dv, WGPUTexture ct,
+                                           WGPUTexture dt, uint32_t px, WGPUBuffer rb)
+{
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = cv;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    WGPURenderPassDepthStencilAttachment da = WGPU_RENDER_PASS_DEPTH_STENCIL_ATTACHMENT_INIT;
+    da.view = dv;
+    da.depthLoadOp = WGPULoadOp_Clear;
+    da.depthStoreOp = WGPUStoreOp_Store;
+    da.depthClearValue = 1.0f;
+    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    rpd.colorAttachmentCount = 1;
+    rpd.colorAttachments = &c;
+    rpd.depthStencilAttachment = &da;
+    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
+    wgpuRenderPassEncoderSetPipeline(rp, p);
+    if (bg) wgpuRenderPassEncoderSetBindGroup(rp, 0, bg, 0, NULL);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vbuf, 0, WGPU_WHOLE_SIZE);
+    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    wgpuRenderPassEncoderEnd(rp);
+    wgpuRenderPassEncoderRelease(rp);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(ct, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, px);
+    WGPUExtent3D sz = t_extent(px, px, 1);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    WGPUTexelCopyTextureInfo di = t_tex_info(dt, 0, 0, 0, 0);
+    di.aspect = WGPUTextureAspect_DepthOnly;
+    WGPUTexelCopyBufferInfo dbi = t_buf_info(rb, 256u * px, 256, px);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &di, &dbi, &sz);
+    t_submit(e);
+}
+
 #endif /* EG_CMD_TEST_UTIL_H */

@@ -41,13 +41,9 @@ static bool draw_one_sample(WGPUDevice d, const char *vs_name, const char *fs_na
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView msv = wgpuTextureCreateView(ms, NULL), rsv = wgpuTextureCreateView(rs, NULL);
     WGPUShaderModule vs = t_spv_module(d, vs_name), fs = t_spv_module(d, fs_name);
-    WGPUVertexAttribute va[2] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
-    va[0].format = WGPUVertexFormat_Float32x4;
-    va[1].format = WGPUVertexFormat_Float32x4; va[1].offset = 16; va[1].shaderLocation = 1;
-    WGPUVertexBufferLayout vb = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
-    vb.arrayStride = sizeof(ivtx_t);
-    vb.attributeCount = 2;
-    vb.attributes = va;
+    WGPUVertexAttribute va[2];
+    WGPUVertexBufferLayout vb;
+    t_pos_attr_layout(va, &vb, sizeof(ivtx_t), WGPUVertexFormat_Float32x4);
     WGPUColorTargetState ct = WGPU_COLOR_TARGET_STATE_INIT;
     ct.format = WGPUTextureFormat_RGBA16Float;
     WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;

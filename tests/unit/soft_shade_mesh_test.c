@@ -59,13 +59,9 @@ static bool mesh_init(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare)
     r->smp = wgpuDeviceCreateSampler(d, &sd);
     r->vs = t_spv_module(d, "scene_tex.vert");
     r->fs = t_spv_module(d, "scene_tex.frag");
-    WGPUVertexAttribute va[2] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
-    va[0].format = WGPUVertexFormat_Float32x4;
-    va[1].format = WGPUVertexFormat_Float32x4; va[1].offset = 16; va[1].shaderLocation = 1;
-    WGPUVertexBufferLayout vb = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
-    vb.arrayStride = sizeof(mvtx_t);
-    vb.attributeCount = 2;
-    vb.attributes = va;
+    WGPUVertexAttribute va[2];
+    WGPUVertexBufferLayout vb;
+    t_pos_attr_layout(va, &vb, sizeof(mvtx_t), WGPUVertexFormat_Float32x4);
     WGPUColorTargetState cts = WGPU_COLOR_TARGET_STATE_INIT;
     cts.format = WGPUTextureFormat_RGBA8Unorm;
     WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
@@ -137,36 +133,7 @@ static void mesh_release(mesh_res_t *r)
 /* Clears, draws the triangles, reads back the color rows then the depth rows (256 B pitch). */
 static bool mesh_draw(WGPUDevice d, mesh_res_t *r, uint8_t *out /* [2 * 256 * MESH_PX] */)
 {
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-    c.view = r->cv;
-    c.loadOp = WGPULoadOp_Clear;
-    c.storeOp = WGPUStoreOp_Store;
-    WGPURenderPassDepthStencilAttachment da = WGPU_RENDER_PASS_DEPTH_STENCIL_ATTACHMENT_INIT;
-    da.view = r->dv;
-    da.depthLoadOp = WGPULoadOp_Clear;
-    da.depthStoreOp = WGPUStoreOp_Store;
-    da.depthClearValue = 1.0f;
-    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-    rpd.colorAttachmentCount = 1;
-    rpd.colorAttachments = &c;
-    rpd.depthStencilAttachment = &da;
-    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
-    wgpuRenderPassEncoderSetPipeline(rp, r->p);
-    wgpuRenderPassEncoderSetBindGroup(rp, 0, r->bg, 0, NULL);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, r->vbuf, 0, WGPU_WHOLE_SIZE);
-    wgpuRenderPassEncoderDraw(rp, 6u * MESH_TRIS, 1, 0, 0);
-    wgpuRenderPassEncoderEnd(rp);
-    wgpuRenderPassEncoderRelease(rp);
-    WGPUTexelCopyTextureInfo ti = t_tex_info(r->ct, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(r->rb, 0, 256, MESH_PX);
-    WGPUExtent3D sz = t_extent(MESH_PX, MESH_PX, 1);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
-    WGPUTexelCopyTextureInfo di = t_tex_info(r->dt, 0, 0, 0, 0);
-    di.aspect = WGPUTextureAspect_DepthOnly;
-    WGPUTexelCopyBufferInfo dbi = t_buf_info(r->rb, 256u * MESH_PX, 256, MESH_PX);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &di, &dbi, &sz);
-    t_submit(e);
+    t_draw_color_depth_copy(d, r->p, r->bg, r->vbuf, 6u * MESH_TRIS, r->cv, r->dv, r->ct, r->dt, MESH_PX, r->rb);
     return t_readback(d, r->rb, 0, 2u * 256u * MESH_PX, out);
 }
 #endif

@@ -52,13 +52,9 @@ static bool msaa_row(WGPUDevice d, const char *fs_name, float x1_px, uint8_t row
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView msv = wgpuTextureCreateView(ms, NULL), rsv = wgpuTextureCreateView(rs, NULL);
     WGPUShaderModule vs = vm_module(d, "draw_color.vert"), fs = sample_module(d, fs_name);
-    WGPUVertexAttribute va[2] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
-    va[0].format = WGPUVertexFormat_Float32x4;
-    va[1].format = WGPUVertexFormat_Unorm8x4; va[1].offset = 16; va[1].shaderLocation = 1;
-    WGPUVertexBufferLayout vb = WGPU_VERTEX_BUFFER_LAYOUT_INIT;
-    vb.arrayStride = sizeof(msvtx_t);
-    vb.attributeCount = 2;
-    vb.attributes = va;
+    WGPUVertexAttribute va[2];
+    WGPUVertexBufferLayout vb;
+    t_pos_attr_layout(va, &vb, sizeof(msvtx_t), WGPUVertexFormat_Unorm8x4);
     WGPUColorTargetState ct = WGPU_COLOR_TARGET_STATE_INIT;
     ct.format = WGPUTextureFormat_RGBA8Unorm;
     WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
