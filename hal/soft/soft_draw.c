@@ -27,6 +27,7 @@ static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices ea
 #define CODE_BAD 0x80u
 static uint8_t slot_code[VB];
 static float slot_win[VB][4];
+static int32_t slot_snap[VB][2];   /* eg_soft_snap of the window x, y (face culling in flush) */
 #define vs_in eg_soft_worker_main.io_in
 #define vs_out eg_soft_worker_main.io_out
 
@@ -37,6 +38,7 @@ typedef struct batch {
     uint32_t nslots, nprims, verts_per_prim;
     float planes[7][5];                   /* clip planes: a x + b y + c z + d w + e >= 0 */
     uint32_t nplanes;
+    bool cull;                            /* the pipeline culls a face: culled_slots applies */
 } batch_t;
 
 /* ---- vertex shading ---- */
@@ -258,9 +260,27 @@ static void classify_slots(const batch_t *b)
         uint32_t code = bad_pos(v) ? CODE_BAD : 0u;
         if (!code && b->verts_per_prim == 3) code = outcode(b, v->pos);
         slot_code[i] = (uint8_t)code;
-        if (!code && b->verts_per_prim == 3)
+        if (!code && b->verts_per_prim == 3) {
             to_window(b->ps, v, &slot_win[i][0], &slot_win[i][1], &slot_win[i][2], &slot_win[i][3]);
+            if (b->cull) {   /* for culled_slots */
+                slot_snap[i][0] = eg_soft_snap(slot_win[i][0]);
+                slot_snap[i][1] = eg_soft_snap(slot_win[i][1]);
+            }
+        }
     }
+}
+
+/* With face culling on: whether soft_raster.c tri_setup would drop the triangle of slots s (all
+ * inside the clip planes, as emit_slots hands it over) as zero-area or culled: its test on the
+ * same snapped coordinates, per vertex here rather than per triangle (helper "tex8"). Such
+ * triangles draw nothing and touch no state, so they need not be binned: half of a closed mesh. */
+static bool culled_slots(const batch_t *b, const uint16_t *s)
+{
+    const struct eg_soft_raster_pipeline *rs = b->rs;
+    const int32_t *p0 = slot_snap[s[0]], *p1 = slot_snap[s[1]], *p2 = slot_snap[s[2]];
+    int64_t area2 = ((int64_t)p1[1] - p2[1]) * ((int64_t)p0[0] - p1[0]) + ((int64_t)p2[0] - p1[0]) * ((int64_t)p0[1] - p1[1]);
+    bool front = (area2 < 0) != !rs->front_ccw;
+    return area2 == 0 || (front && rs->cull_front) || (!front && rs->cull_back);
 }
 
 /* A triangle inside every clip plane: window coordinates from the slots (the values
@@ -286,11 +306,19 @@ static void flush(batch_t *b)
     for (uint32_t i = 0; i < b->nprims; i++) {
         const uint16_t *s = prim_slots[i];
         uint32_t any = 0, all = 0xFFu;
-        for (uint32_t k = 0; k < b->verts_per_prim; k++) { any |= slot_code[s[k]]; all &= slot_code[s[k]]; }
+        if (b->verts_per_prim == 3) {   /* the loop below, unrolled for triangles */
+            uint32_t c0 = slot_code[s[0]], c1 = slot_code[s[1]], c2 = slot_code[s[2]];
+            any = c0 | c1 | c2;
+            all = c0 & c1 & c2;
+        } else {
+            for (uint32_t k = 0; k < b->verts_per_prim; k++) { any |= slot_code[s[k]]; all &= slot_code[s[k]]; }
+        }
         if (any & CODE_BAD) continue;
         if (b->verts_per_prim == 3) {
             if (all) continue;                     /* all three outside one plane */
-            if (!any) emit_slots(b, s);
+            if (!any) {
+                if (!(b->cull && culled_slots(b, s))) emit_slots(b, s);
+            }
             else clip_triangle(b, &vstore[s[0]], &vstore[s[1]], &vstore[s[2]]);
         } else if (b->verts_per_prim == 2) draw_line(b, &vstore[s[0]], &vstore[s[1]]);
         else draw_point(b, &vstore[s[0]]);
@@ -376,9 +404,27 @@ static bool vertex_id(const eg_soft_pass_state_t *ps, const eg_soft_draw_args_t 
     return true;
 }
 
+/* draw_instance for a triangle list with 16-bit indices (tex8): the same vertex ids
+ * (vertex_id's little-endian read plus base_vertex; lists know no restart index) handed to
+ * add_prim three at a time, a trailing partial triangle dropped as there. */
+static void draw_tris_u16(batch_t *b, const eg_soft_draw_args_t *a)
+{
+    const uint8_t *p = b->ps->ibuf.mem + (size_t)a->first * 2u;
+    for (uint32_t i = 0; i + 3u <= a->count; i += 3u, p += 6) {
+        uint32_t vid[3];
+        for (uint32_t k = 0; k < 3u; k++)
+            vid[k] = (uint32_t)((int32_t)((uint32_t)p[2u * k] | (uint32_t)p[2u * k + 1u] << 8) + a->base_vertex);
+        add_prim(b, vid);
+    }
+}
+
 static void draw_instance(batch_t *b, const eg_soft_draw_args_t *a)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
+    if (a->indexed && !rs->strip && b->verts_per_prim == 3u && b->ps->index_format == WGPUIndexFormat_Uint16) {
+        draw_tris_u16(b, a);
+        return;
+    }
     uint32_t win[3], k = 0, nprim_in_strip = 0;
     bool restart = rs->strip && a->indexed;
     for (uint32_t i = 0; i < a->count; i++) {
@@ -431,12 +477,15 @@ void eg_soft_draw(const eg_soft_pass_state_t *ps_in, const eg_soft_draw_args_t *
     eg_soft_pass_state_t *ps = &ps_draw;
     draw_rect(ps_in, ps);
     if (ps->sc_x0 >= ps->sc_x1 || ps->sc_y0 >= ps->sc_y1) return;
+    static uint64_t serial;   /* draws run on the submitting thread only */
+    ps->serial = ++serial;
     eg_soft_bin_draw(ps);
     batch_t b;
     eg_memset(&b, 0, sizeof b);
     b.ps = ps;
     b.rs = ps->rs;
     b.verts_per_prim = b.rs->topology == 2 ? 3u : b.rs->topology == 1 ? 2u : 1u;
+    b.cull = b.rs->cull_front || b.rs->cull_back;
     setup_planes(&b);
     eg_memset(hash_tab, 0, sizeof hash_tab);
     for (uint32_t inst = 0; inst < a->instance_count; inst++) {

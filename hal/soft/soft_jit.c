@@ -31,85 +31,7 @@
 
 #if EMGPU_SOFT_JIT && defined(__x86_64__) && defined(__GNUC__) && EG_SOFT_LANES == 16
 
-#define JIT_PAGE_B 4096u
-#define JIT_MAX_PAGES (EMGPU_SOFT_JIT_ARENA_B / JIT_PAGE_B)
-#if EMGPU_SOFT_JIT_ARENA_B % 4096 != 0 || EMGPU_SOFT_JIT_ARENA_B < 4096
-#error "EMGPU_SOFT_JIT_ARENA_B must be a positive multiple of 4096"
-#endif
-
-/* ---- the code arena: pages handed out first-fit, a bit per page ---- */
-
-static struct {
-    uint8_t *base;
-    size_t size_B;                     /* mapped bytes */
-    size_t test_B;                     /* eg_vm_jit_test_arena_B */
-    uint32_t live_pages;
-    bool logged;
-    uint32_t used[(JIT_MAX_PAGES + 31u) / 32u];
-} A;
-
-static bool page_used(uint32_t i) { return A.used[i / 32u] >> (i % 32u) & 1u; }
-static void page_set(uint32_t i, bool on)
-{
-    if (on) A.used[i / 32u] |= 1u << (i % 32u); else A.used[i / 32u] &= ~(1u << (i % 32u));
-}
-
-static void arena_log(const char *why, size_t need_B)
-{
-    if (A.logged) return;
-    A.logged = true;
-    eg_log(EG_LOG_WARN, "soft JIT: %s (a shader needs %u bytes, EMGPU_SOFT_JIT_ARENA_B = %u bytes): "
-           "shaders that do not fit run on the threaded interpreter (same results, slower)",
-           why, (unsigned)need_B, (unsigned)(A.test_B ? A.test_B : (size_t)EMGPU_SOFT_JIT_ARENA_B));
-}
-
-/* Pages for size_B bytes (a multiple of the page), mapped on first use; NULL when full. */
-static uint8_t *arena_alloc(size_t size_B)
-{
-    if (!A.base) {
-        size_t want_B = A.test_B ? A.test_B : (size_t)EMGPU_SOFT_JIT_ARENA_B;
-        A.base = eg_port_exec_map(want_B);
-        if (!A.base) { arena_log("the port has no executable memory", size_B); return NULL; }
-        A.size_B = want_B;
-    }
-    uint32_t pages = (uint32_t)(A.size_B / JIT_PAGE_B), n = (uint32_t)(size_B / JIT_PAGE_B);
-    for (uint32_t at = 0; at + n <= pages; at++) {
-        uint32_t k = 0;
-        while (k < n && !page_used(at + k)) k++;
-        if (k < n) { at += k; continue; }
-        for (k = 0; k < n; k++) page_set(at + k, true);
-        A.live_pages += n;
-        return A.base + (size_t)at * JIT_PAGE_B;
-    }
-    arena_log("the code arena is full", size_B);
-    return NULL;
-}
-
-/* The arena is unmapped whenever no code is left (the last pipeline destroyed, device teardown). */
-static void arena_unmap_if_empty(void)
-{
-    if (A.live_pages || !A.base) return;
-    eg_port_exec_unmap(A.base, A.size_B);
-    A.base = NULL;
-    A.size_B = 0;
-}
-
-static void arena_free(uint8_t *p, size_t size_B)
-{
-    uint32_t at = (uint32_t)((size_t)(p - A.base) / JIT_PAGE_B), n = (uint32_t)(size_B / JIT_PAGE_B);
-    for (uint32_t k = 0; k < n; k++) page_set(at + k, false);
-    A.live_pages -= n;
-    arena_unmap_if_empty();
-}
-
-void eg_vm_jit_test_arena_B(size_t arena_B)
-{
-    size_t max_B = (size_t)EMGPU_SOFT_JIT_ARENA_B;
-    A.test_B = arena_B > max_B ? max_B : arena_B & ~(size_t)(JIT_PAGE_B - 1u);
-    A.logged = false;
-}
-
-uint32_t eg_vm_jit_pages_used(void) { return A.live_pages; }
+#define JIT_PAGE_B EG_VM_JIT_PAGE_B
 
 /* ---- the encoder: the VEX forms the handlers need, memory operands [base + disp] or RIP ---- */
 
@@ -179,10 +101,10 @@ static void vex(jb_t *j, uint32_t map, uint32_t pp, uint32_t opc, uint32_t r, ui
 }
 
 enum {                                 /* map 1, no prefix: packed single */
-    OP_SQRT = 0x51, OP_AND = 0x54, OP_OR = 0x56, OP_XOR = 0x57, OP_ADD = 0x58, OP_MUL = 0x59,
-    OP_SUB = 0x5c, OP_MIN = 0x5d, OP_MAX = 0x5f
+    OP_SQRT = 0x51, OP_AND = 0x54, OP_ANDN = 0x55, OP_OR = 0x56, OP_XOR = 0x57, OP_ADD = 0x58, OP_MUL = 0x59,
+    OP_SUB = 0x5c, OP_MIN = 0x5d, OP_DIV = 0x5e, OP_MAX = 0x5f
 };
-enum { CMP_LT = 1, CMP_LE = 2, CMP_NEQ_UQ = 4, CMP_GE = 13, CMP_GT = 14 };   /* ordered, signalling */
+enum { CMP_EQ = 0, CMP_LT = 1, CMP_LE = 2, CMP_NEQ_UQ = 4, CMP_GE = 13, CMP_GT = 14 };   /* (EQ_OQ) ordered */
 
 static void v_ld(jb_t *j, uint32_t r, jop_t m) { vex(j, 1, 0, 0x10, r, 0, m, -1); }      /* vmovups */
 static void v_st(jb_t *j, jop_t m, uint32_t r) { vex(j, 1, 0, 0x11, r, 0, m, -1); }
@@ -254,8 +176,9 @@ static void j_block(jb_t *j, const eg_vm_inst_t *in, uint32_t pc)
 /* ---- translation ---- */
 
 /* The pool's fixed vectors (before the program's constants), each 32 bytes of one value. */
-enum { KP_ABS, KP_SIGN, KP_TWO23, KP_ONE_I, KP_ONE_F, KP_ZERO, KP_QNAN, KP_COUNT };
-static const uint32_t kp_bits[KP_COUNT] = { 0x7fffffffu, 0x80000000u, 0x4b000000u, 1u, 0x3f800000u, 0u, 0x7fc00000u };
+enum { KP_ABS, KP_SIGN, KP_TWO23, KP_ONE_I, KP_ONE_F, KP_ZERO, KP_QNAN, KP_255, KP_HALF, KP_FOUR, KP_COUNT };
+static const uint32_t kp_bits[KP_COUNT] = { 0x7fffffffu, 0x80000000u, 0x4b000000u, 1u, 0x3f800000u, 0u, 0x7fc00000u,
+                                            0x437f0000u, 0x3f000000u, 0x40800000u };
 
 /* REGISTER CACHE. The last few destinations stay in ymm registers (slot s: ymm 4 + 2s and
  * 5 + 2s for the two halves), so a following instruction reads them there instead of from
@@ -284,6 +207,8 @@ typedef struct jctx {
     bool whole;
     bool slot_dirty[JIT_SLOTS + 1u];
     uint32_t pc;
+    /* the whole program: registers known to hold no signalling NaN in any lane (j_quiet) */
+    uint32_t quiet[(EMGPU_SOFT_VM_MAX_REGS + 31u) / 32u];
 } jctx_t;
 
 static void cache_clear(jctx_t *c)
@@ -336,6 +261,58 @@ static uint32_t cache_take(jb_t *j, jctx_t *c, const eg_vm_inst_t *in)
 }
 
 static jop_t kp(const jctx_t *c, uint32_t k) { return RIP(c->pool_at + k * 32u); }
+/* The pool's vector of 1 - constant k (after the constants): FMIX's 1 - z for a constant z, the
+ * same IEEE subtraction done once at build time (x86-64 C floats are SSE singles). */
+static jop_t kp_one_minus(const jctx_t *c, uint32_t v)
+{
+    return kp(c, KP_COUNT + c->p->const_count + (v - EG_VM_CONST_BASE));
+}
+
+/* QUIET VALUES. floor's select (j_floor) keeps x where |x| >= 2^23 or x is NaN; ROUNDPS gives x
+ * itself there too except for a signalling NaN, which it quiets. So where no lane of x can be a
+ * signalling NaN, ROUNDPS alone is the same bits. An arithmetic result (+ - * and what is built
+ * of them) is never one; FABS / FNEG / MIN / MAX / CLAMP / SELECT / FLOOR / SQRT pass operand
+ * bits through; loads and integer results may be anything. Tracked in the whole program only
+ * (straight code, no entry in the middle). */
+static bool j_is_quiet(const jctx_t *c, uint32_t v)
+{
+    if (v >= EG_VM_CONST_BASE) {
+        uint32_t u = c->p->consts[v - EG_VM_CONST_BASE].u[0];
+        return (u & 0x7fc00000u) != 0x7f800000u || !(u & 0x003fffffu);   /* not exp 255, quiet bit 0, payload */
+    }
+    return c->whole && v < EMGPU_SOFT_VM_MAX_REGS && (c->quiet[v / 32u] >> (v % 32u) & 1u);
+}
+
+/* After an instruction with a destination: whether dst is quiet now. */
+static void j_quiet(jctx_t *c, const eg_vm_inst_t *in)
+{
+    uint32_t d = in->dst;
+    if (d == EG_VM_NONE || d >= EMGPU_SOFT_VM_MAX_REGS || in->op == EG_VM_ST_OUT) return;
+    bool q;
+    switch (in->op) {
+    case EG_VM_FADD: case EG_VM_FSUB: case EG_VM_FMUL: case EG_VM_FFMA: case EG_VM_FMIX: case EG_VM_FFRACT:
+    case EG_VM_FDIV: case EG_VM_FSTEP: case EG_VM_FEQ: case EG_VM_IEQ: case EG_VM_INE:
+    case EG_VM_FLT: case EG_VM_FGT: case EG_VM_FLE: case EG_VM_FGE:   /* (0 or 1) */
+        q = true;
+        break;
+    case EG_VM_MOV: case EG_VM_FABS: case EG_VM_FNEG: case EG_VM_FFLOOR: case EG_VM_FSQRT:
+        q = j_is_quiet(c, in->a);
+        break;
+    case EG_VM_FMIN: case EG_VM_FMAX:
+        q = j_is_quiet(c, in->a) && j_is_quiet(c, in->b);
+        break;
+    case EG_VM_FCLAMP:
+        q = j_is_quiet(c, in->a) && j_is_quiet(c, in->b) && j_is_quiet(c, in->c);
+        break;
+    case EG_VM_SELECT:
+        q = j_is_quiet(c, in->b) && j_is_quiet(c, in->c);
+        break;
+    default:
+        q = false;
+        break;
+    }
+    if (q) c->quiet[d / 32u] |= 1u << (d % 32u); else c->quiet[d / 32u] &= ~(1u << (d % 32u));
+}
 /* Operand field v for the 32-byte half h: a cached register, a lane register's bytes or a
  * constant's pool vector. */
 static jop_t src(const jctx_t *c, uint32_t v, uint32_t h)
@@ -369,7 +346,8 @@ static bool j_alu_op(uint32_t op)
     case EG_VM_MOV: case EG_VM_FABS: case EG_VM_FNEG: case EG_VM_FFLOOR: case EG_VM_FFRACT: case EG_VM_FSQRT:
     case EG_VM_FADD: case EG_VM_FSUB: case EG_VM_FMUL: case EG_VM_FMIN: case EG_VM_FMAX: case EG_VM_FLT:
     case EG_VM_FGT: case EG_VM_FLE: case EG_VM_FGE: case EG_VM_IADD: case EG_VM_AND: case EG_VM_OR:
-    case EG_VM_FFMA: case EG_VM_FMIX: case EG_VM_FCLAMP: case EG_VM_SELECT: return true;
+    case EG_VM_FFMA: case EG_VM_FMIX: case EG_VM_FCLAMP: case EG_VM_SELECT: case EG_VM_FDIV: case EG_VM_FSTEP:
+    case EG_VM_FEQ: case EG_VM_IEQ: case EG_VM_INE: case EG_VM_ISUB: case EG_VM_XOR: return true;
     default: return false;
     }
 }
@@ -384,8 +362,16 @@ static void j_alu_half(jb_t *j, const jctx_t *c, const eg_vm_inst_t *in, uint32_
     case EG_VM_MOV: v_ld(j, r, x); break;
     case EG_VM_FABS: v_op(j, OP_AND, r, in_reg(j, x, 0), kp(c, KP_ABS)); break;
     case EG_VM_FNEG: v_op(j, OP_XOR, r, in_reg(j, x, 0), kp(c, KP_SIGN)); break;
-    case EG_VM_FFLOOR: j_floor(j, c, r, in_reg(j, x, 0)); break;
-    case EG_VM_FFRACT: t = in_reg(j, x, 0); j_floor(j, c, 1, t); v_op(j, OP_SUB, r, t, YR(1)); break;
+    case EG_VM_FFLOOR:
+        if (j_is_quiet(c, in->a)) v_round(j, r, x, 0x9);
+        else j_floor(j, c, r, in_reg(j, x, 0));
+        break;
+    case EG_VM_FFRACT:
+        t = in_reg(j, x, 0);
+        if (j_is_quiet(c, in->a)) v_round(j, 1, YR(t), 0x9);
+        else j_floor(j, c, 1, t);
+        v_op(j, OP_SUB, r, t, YR(1));
+        break;
     case EG_VM_FSQRT:                  /* eg_vm_sqrtf's NaN -> same NaN, x < 0 -> 0x7fc00000 */
         t = in_reg(j, x, 0);
         vex(j, 1, 0, OP_SQRT, 1, 0, YR(t), -1);
@@ -407,13 +393,29 @@ static void j_alu_half(jb_t *j, const jctx_t *c, const eg_vm_inst_t *in, uint32_
         break;
     }
     case EG_VM_IADD: v_paddd(j, r, in_reg(j, x, 0), y); break;
+    case EG_VM_FDIV: v_op(j, OP_DIV, r, in_reg(j, x, 0), y); break;
+    case EG_VM_FSTEP:                  /* ~(y < x) & 1.0f: ANDNPS is ~first & second */
+        v_cmp(j, 0, in_reg(j, y, 0), x, CMP_LT);
+        v_op(j, OP_ANDN, r, 0, kp(c, KP_ONE_F));
+        break;
+    case EG_VM_FEQ: v_cmp(j, 0, in_reg(j, x, 0), y, CMP_EQ); v_op(j, OP_AND, r, 0, kp(c, KP_ONE_I)); break;
+    case EG_VM_IEQ: case EG_VM_INE:
+        v_pcmpeqd(j, 0, in_reg(j, x, 0), y);
+        v_op(j, in->op == EG_VM_IEQ ? OP_AND : OP_ANDN, r, 0, kp(c, KP_ONE_I));
+        break;
+    case EG_VM_ISUB: vex(j, 1, 1, 0xfa, r, in_reg(j, x, 0), y, -1); break;   /* vpsubd */
+    case EG_VM_XOR: v_op(j, OP_XOR, r, in_reg(j, x, 0), y); break;
     case EG_VM_AND: v_op(j, OP_AND, r, in_reg(j, x, 0), y); break;
     case EG_VM_OR: v_op(j, OP_OR, r, in_reg(j, x, 0), y); break;
     case EG_VM_FFMA: v_op(j, OP_MUL, 0, in_reg(j, x, 0), y); v_op(j, OP_ADD, r, 0, z); break;
     case EG_VM_FMIX:                   /* x * (1 - z) + y * z */
-        v_ld(j, 1, kp(c, KP_ONE_F));
-        v_op(j, OP_SUB, 1, 1, z);
-        v_op(j, OP_MUL, 1, in_reg(j, x, 0), YR(1));
+        if (in->c >= EG_VM_CONST_BASE) {
+            v_op(j, OP_MUL, 1, in_reg(j, x, 0), kp_one_minus(c, in->c));
+        } else {
+            v_ld(j, 1, kp(c, KP_ONE_F));
+            v_op(j, OP_SUB, 1, 1, z);
+            v_op(j, OP_MUL, 1, in_reg(j, x, 0), YR(1));
+        }
         v_op(j, OP_MUL, 2, in_reg(j, y, 2), z);
         v_op(j, OP_ADD, r, 1, YR(2));
         break;
@@ -538,22 +540,126 @@ static bool whole_ok(const eg_soft_program_t *p)
 /* The whole program for 16 active lanes (eg_vm_jit_whole_fn_t): the lanes before BLOCK 0 are
  * the active ones, BLOCK 0 then takes them all again (pending[0] = alive = active), every
  * store is unmasked and nothing is killed, so no test or exit is needed. */
-static void j_whole(jb_t *j, jctx_t *c)
+static void j_whole_body(jb_t *j, jctx_t *c)
 {
     c->whole = true;
     cache_clear(c);
     c->clock = 0;
+    eg_memset(c->quiet, 0, sizeof c->quiet);
     for (uint32_t pc = 0; pc + 1u < c->p->code_count; pc++) {
         const eg_vm_inst_t *in = &c->p->code[pc];
         c->pc = pc;
         if (in->op == EG_VM_BLOCK) continue;
         if (in->op == EG_VM_ST_OUT || in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) j_io(j, c, in, pc);
         else j_dst(j, c, in, R_AX, 0);
+        j_quiet(c, in);
     }
-    vzeroupper(j);
-    put(j, 0xc3);                      /* ret */
     c->whole = false;
 }
+
+static void j_whole(jb_t *j, jctx_t *c)
+{
+    j_whole_body(j, c);
+    vzeroupper(j);
+    put(j, 0xc3);                      /* ret */
+}
+
+#ifndef _WIN32
+/* ROWS (eg_vm_jit_rows_fn_t; System V only: rdx holds the third argument, r8-r11 and rcx are
+ * free). The whole program's code per block (it starts from nothing cached, so the loop's
+ * back edge needs no state), then pk_unorm8_8's operations per byte k on out[0]'s component
+ * for that byte in RGBA or BGRA order: MAXPS(v, 0), MINPS(v, 1), times 255, + 0.5, truncating
+ * conversion, << 8k, OR (a component whose last store is a constant: its bytes packed at build
+ * time, rows_const_word); the two rows of each 8-lane half stored with VEXTRACTI128. r8-r11 =
+ * the row pointers, ecx = blocks left. */
+enum { R_CX = 1, R_DX = 2, R_R8 = 8 };
+static void g_load_r(jb_t *j, uint32_t r, uint32_t base, uint32_t disp, bool wide)   /* mov r, [base + disp] */
+{
+    put(j, (wide ? 0x48u : 0x40u) | (r >> 3 & 1u) << 2 | (base >> 3 & 1u));
+    put(j, 0x8b);
+    modrm(j, r, MEM(base, disp), 0);
+}
+/* The component out[0].c[comp] as the program leaves it: constant (its bits in *k) when its last
+ * store is of a constant. */
+static bool out_const(const eg_soft_program_t *p, uint32_t comp, uint32_t *k)
+{
+    for (uint32_t pc = p->code_count; pc-- > 0;) {
+        const eg_vm_inst_t *in = &p->code[pc];
+        if (in->op != EG_VM_ST_OUT || in->imm != comp) continue;
+        if (in->a < EG_VM_CONST_BASE) return false;
+        *k = p->consts[in->a - EG_VM_CONST_BASE].u[0];
+        return true;
+    }
+    return false;
+}
+
+/* The packed bytes of the constant components (pk_unorm8_8's operations on one value: NaN and
+ * -0 fail v > 0), and which components those are. */
+static uint32_t rows_const_word(const eg_soft_program_t *p, bool bgra, uint32_t *const_comps)
+{
+    static const uint8_t order[2][4] = { { 0, 1, 2, 3 }, { 2, 1, 0, 3 } };
+    uint32_t w = 0;
+    *const_comps = 0;
+    for (uint32_t k = 0; k < 4u; k++) {
+        union { float f; uint32_t u; } v;
+        if (!out_const(p, order[bgra][k], &v.u)) continue;
+        float x = v.f > 0.0f ? v.f : 0.0f;
+        x = x < 1.0f ? x : 1.0f;
+        w |= (uint32_t)(int32_t)(x * 255.0f + 0.5f) << (8u * k);
+        *const_comps |= 1u << order[bgra][k];
+    }
+    return w;
+}
+
+/* Then the rows functions' packed constant components, RGBA and BGRA (rows_const_word). */
+static jop_t kp_rows_word(const jctx_t *c, bool bgra) { return kp(c, KP_COUNT + 2u * c->p->const_count + bgra); }
+
+static void j_rows(jb_t *j, jctx_t *c, bool bgra)
+{
+    static const uint8_t order[2][4] = { { 0, 1, 2, 3 }, { 2, 1, 0, 3 } };
+    const uint32_t rows_at = (uint32_t)offsetof(eg_vm_jit_rows_t, row);
+    const uint32_t x_at = (uint32_t)offsetof(eg_soft_invocation_t, position);
+    uint32_t consts;
+    (void)rows_const_word(c->p, bgra, &consts);
+    for (uint32_t r = 0; r < 4u; r++) g_load_r(j, R_R8 + r, R_DX, rows_at + 8u * r, true);
+    g_load_r(j, R_CX, R_DX, (uint32_t)offsetof(eg_vm_jit_rows_t, n), false);
+    uint32_t top = j->pos;
+    j_whole_body(j, c);
+    g_load(j, R_ST, (uint32_t)offsetof(eg_soft_invocation_t, out), true);        /* rax = out */
+    for (uint32_t h = 0; h < 64u; h += 32u) {
+        bool first = true;
+        for (uint32_t k = 0; k < 4u; k++) {
+            uint32_t comp = order[bgra][k], r = first ? 3u : 0u;
+            if (consts >> comp & 1u) continue;                                   /* (the pool's word) */
+            v_ld(j, r, MEM(R_AX, comp * (uint32_t)sizeof(eg_soft_reg_t) + h));
+            v_op(j, OP_MAX, r, r, kp(c, KP_ZERO));
+            v_op(j, OP_MIN, r, r, kp(c, KP_ONE_F));
+            v_op(j, OP_MUL, r, r, kp(c, KP_255));
+            v_op(j, OP_ADD, r, r, kp(c, KP_HALF));
+            vex(j, 1, 2, 0x5b, r, 0, YR(r), -1);                                 /* vcvttps2dq */
+            if (k) vex(j, 1, 1, 0x72, 6, r, YR(r), (int)(8u * k));               /* vpslld r, 8k */
+            if (!first) vex(j, 1, 1, 0xeb, 3, 3, YR(0), -1);                     /* vpor ymm3, ymm0 */
+            first = false;
+        }
+        if (consts && first) v_ld(j, 3, kp_rows_word(c, bgra));
+        else if (consts) vex(j, 1, 1, 0xeb, 3, 3, kp_rows_word(c, bgra), -1);
+        for (uint32_t half = 0; half < 2u; half++)                               /* vextracti128 [row], ymm3 */
+            vex(j, 3, 1, 0x39, 3, 0, MEM(R_R8 + h / 16u + half, 0), (int)half);
+    }
+    for (uint32_t r = 0; r < 4u; r++) {                                          /* add r8 + r, 16 */
+        put(j, 0x49); put(j, 0x83); put(j, 0xc0u | r); put(j, 16);
+    }
+    for (uint32_t h = 0; h < 64u; h += 32u) {                                    /* FragCoord.x += 4 */
+        v_ld(j, 0, MEM(R_ST, x_at + h));
+        v_op(j, OP_ADD, 0, 0, kp(c, KP_FOUR));
+        v_st(j, MEM(R_ST, x_at + h), 0);
+    }
+    put(j, 0xff); put(j, 0xc9);                                                  /* dec ecx */
+    put(j, 0x0f); put(j, 0x85); put32(j, (uint32_t)((int32_t)top - (int32_t)(j->pos + 4u)));   /* jnz top */
+    vzeroupper(j);
+    put(j, 0xc3);
+}
+#endif
 
 bool eg_vm_jit_available(void)
 {
@@ -570,6 +676,7 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     p->jit = NULL;
     p->jit_B = 0;
     p->jit_whole_at = 0;
+    p->jit_rows_at[0] = p->jit_rows_at[1] = 0;
     if (!p->thread || !eg_vm_jit_available()) return false;
     uint32_t covered = 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) covered += eg_vm_thread_covers(p, pc);
@@ -577,16 +684,19 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     static jctx_t c;                   /* pipeline creation is single-threaded */
     c.p = p;
     c.pool_at = EG_ALIGN_UP(p->code_count * 4u, 32u);
-    uint32_t code_at = c.pool_at + (KP_COUNT + p->const_count) * 32u;
+    uint32_t code_at = c.pool_at + (KP_COUNT + 2u * p->const_count + 2u) * 32u;
     jb_t j = { NULL, code_at, 0 };
     bool whole = whole_ok(p);
     j_program(&j, &c, NULL);
-    uint32_t whole_at = j.pos;
+    uint32_t whole_at = j.pos, rows_at[2] = { 0, 0 };
     if (whole) j_whole(&j, &c);
+#ifndef _WIN32
+    for (uint32_t o = 0; whole && o < 2u; o++) { rows_at[o] = j.pos; j_rows(&j, &c, o == 1u); }
+#endif
     size_t size_B = EG_ALIGN_UP((size_t)j.pos, (size_t)JIT_PAGE_B);
-    uint8_t *mem = arena_alloc(size_B);
-    if (!mem) { arena_unmap_if_empty(); return false; }
-    if (!eg_port_exec_protect(mem, size_B, true)) { arena_free(mem, size_B); return false; }
+    uint8_t *mem = eg_vm_jit_arena_alloc(size_B);
+    if (!mem) { eg_vm_jit_arena_unmap_if_empty(); return false; }
+    if (!eg_port_exec_protect(mem, size_B, true)) { eg_vm_jit_arena_free(mem, size_B); return false; }
     eg_memset(mem, 0xcc, size_B);      /* int3 between runs */
     uint32_t *entry = (uint32_t *)(void *)mem;
     eg_memset(entry, 0, (size_t)p->code_count * 4u);
@@ -594,32 +704,51 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     for (uint32_t k = 0; k < KP_COUNT + p->const_count; k++)
         for (uint32_t l = 0; l < 8u; l++)
             pool[k * 8u + l] = k < KP_COUNT ? kp_bits[k] : p->consts[k - KP_COUNT].u[0];
+    for (uint32_t k = 0; k < p->const_count; k++) {   /* kp_one_minus */
+        union { float f; uint32_t u; } z = { .u = p->consts[k].u[0] };
+        z.f = 1.0f - z.f;
+        for (uint32_t l = 0; l < 8u; l++) pool[(KP_COUNT + p->const_count + k) * 8u + l] = z.u;
+    }
+#ifndef _WIN32
+    for (uint32_t o = 0; o < 2u; o++) {   /* kp_rows_word */
+        uint32_t consts, w = rows_const_word(p, o == 1u, &consts);
+        for (uint32_t l = 0; l < 8u; l++) pool[(KP_COUNT + 2u * p->const_count + o) * 8u + l] = w;
+    }
+#endif
     j = (jb_t){ mem, code_at, (uint32_t)size_B };
     j_program(&j, &c, entry);
     if (whole) j_whole(&j, &c);
-    if (!eg_port_exec_protect(mem, size_B, false)) { arena_free(mem, size_B); return false; }
+#ifndef _WIN32
+    for (uint32_t o = 0; whole && o < 2u; o++) j_rows(&j, &c, o == 1u);
+#endif
+    if (!eg_port_exec_protect(mem, size_B, false)) { eg_vm_jit_arena_free(mem, size_B); return false; }
     p->jit = mem;
     p->jit_B = (uint32_t)size_B;
     p->jit_whole_at = whole ? whole_at : 0u;
+    p->jit_rows_at[0] = rows_at[0];
+    p->jit_rows_at[1] = rows_at[1];
     return true;
 }
 
 void eg_vm_jit_free(eg_soft_program_t *p)
 {
     if (!p->jit) return;
-    arena_free((uint8_t *)(uintptr_t)p->jit, p->jit_B);
+    eg_vm_jit_arena_free((uint8_t *)(uintptr_t)p->jit, p->jit_B);
     p->jit = NULL;
     p->jit_B = 0;
     p->jit_whole_at = 0;
+    p->jit_rows_at[0] = p->jit_rows_at[1] = 0;
 }
 
 #else /* no JIT in this build */
 
 bool eg_vm_jit_available(void) { return false; }
-bool eg_vm_jit_build(eg_soft_program_t *p) { p->jit = NULL; p->jit_B = 0; p->jit_whole_at = 0; return false; }
-void eg_vm_jit_free(eg_soft_program_t *p) { p->jit = NULL; p->jit_B = 0; p->jit_whole_at = 0; }
-void eg_vm_jit_test_arena_B(size_t arena_B) { (void)arena_B; }
-uint32_t eg_vm_jit_pages_used(void) { return 0; }
+bool eg_vm_jit_build(eg_soft_program_t *p) { eg_vm_jit_free(p); return false; }
+void eg_vm_jit_free(eg_soft_program_t *p)
+{
+    p->jit = NULL;
+    p->jit_B = p->jit_whole_at = p->jit_rows_at[0] = p->jit_rows_at[1] = 0;
+}
 
 #endif
 

@@ -190,6 +190,32 @@ static inline eg_soft_mask_t lanes_out32(const walk_t *k, int32_t a, int32_t b, 
 #endif
 }
 
+/* lanes_out32 with 8 lanes per vector on x86-64 CPUs with AVX2 (walk_blocks_avx2): the same
+ * integer sums and sign bits, two vectors instead of four. */
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4 && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define WALK_AVX2 1
+typedef int32_t walk_v8i __attribute__((vector_size(32)));
+typedef float walk_v8f __attribute__((vector_size(32)));
+static inline __attribute__((target("avx2"))) eg_soft_mask_t lanes_out32_8(const walk_t *k, int32_t a, int32_t b,
+                                                                           int32_t c)
+{
+    const walk_v8i va = { a, a, a, a, a, a, a, a }, vb = { b, b, b, b, b, b, b, b }, vc = { c, c, c, c, c, c, c, c };
+    uint32_t out = 0;
+    for (uint32_t h = 0; h < EG_SOFT_LANES; h += 8u) {
+        walk_v8i o0, o1, o2;
+        __builtin_memcpy(&o0, k->lane_off32[0] + h, 32);
+        __builtin_memcpy(&o1, k->lane_off32[1] + h, 32);
+        __builtin_memcpy(&o2, k->lane_off32[2] + h, 32);
+        walk_v8i v = (va + o0) | (vb + o1) | (vc + o2);
+        out |= (uint32_t)__builtin_ia32_movmskps256((walk_v8f)v) << h;
+    }
+    return out;
+}
+#else
+#define WALK_AVX2 0
+#endif
+
 /* Bits [lo, hi) of 4, the offsets clamped to [0, 4]: the block's rows (columns) inside the
  * walked rectangle. */
 static inline uint32_t span4(int64_t lo, int64_t hi)
@@ -201,8 +227,8 @@ static inline uint32_t span4(int64_t lo, int64_t hi)
 /* Coverage of the block at (bx0, by0) within the walked rectangle, e0 its edge values at the
  * block origin: whole-block reject / accept against the edges' extremes, per-sample masks
  * otherwise. False: nothing covered. */
-static bool block_cov_e(const eg_soft_frag_t *f, const walk_t *k, int64_t bx0, int64_t by0, const int64_t e0[3],
-                        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+static EG_ALWAYS_INLINE bool block_cov_e(const eg_soft_frag_t *f, const walk_t *k, int64_t bx0, int64_t by0,
+                                         const int64_t e0[3], eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES], bool wide)
 {
     /* row bit r -> the row's 4 lanes */
     static const uint16_t row_lanes[16] = { 0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
@@ -219,8 +245,14 @@ static bool block_cov_e(const eg_soft_frag_t *f, const walk_t *k, int64_t bx0, i
     for (uint32_t s = 0; s < f->samples; s++) {
         if (accept) { cov[s] = inside; continue; }
         if (k->small) {
-            cov[s] = inside & ~lanes_out32(k, e32(e0[0] + k->samp_off[0][s]), e32(e0[1] + k->samp_off[1][s]),
-                                           e32(e0[2] + k->samp_off[2][s]));
+            int32_t a = e32(e0[0] + k->samp_off[0][s]), b = e32(e0[1] + k->samp_off[1][s]);
+            int32_t c = e32(e0[2] + k->samp_off[2][s]);
+#if WALK_AVX2
+            if (wide) { cov[s] = inside & ~lanes_out32_8(k, a, b, c); continue; }
+#else
+            (void)wide;
+#endif
+            cov[s] = inside & ~lanes_out32(k, a, b, c);
             continue;
         }
         eg_soft_mask_t m = 0;
@@ -241,30 +273,95 @@ static bool block_cov(const eg_soft_frag_t *f, const walk_t *k, int64_t bx0, int
     int64_t e0[3];
     for (uint32_t i = 0; i < 3; i++)
         e0[i] = f->s.A[i] * (bx0 * EG_SOFT_SUBPIX) + f->s.B[i] * (by0 * EG_SOFT_SUBPIX) + f->s.C[i];
-    return block_cov_e(f, k, bx0, by0, e0, cov);
+    return block_cov_e(f, k, bx0, by0, e0, cov, false);
+}
+
+/* floor(a / b) for b > 0 (C division truncates toward zero). */
+static inline int64_t floor_div64(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* The blocks k in [*lo, *hi) of a row (k = 0 .. n - 1) where every edge value c_i + k s_i is
+ * >= 0 (c_i: the edge at block 0 plus an extreme of ext, s_i: the step per block): the
+ * intersection of three half-lines, exact in integers (one division per edge and row). */
+static void row_interval(const int64_t c[3], const int64_t s[3], int64_t n, int64_t *lo, int64_t *hi)
+{
+    int64_t a = 0, b = n;
+    for (uint32_t i = 0; i < 3; i++) {
+        if (s[i] > 0) a = max64(a, -floor_div64(c[i], s[i]));         /* k >= ceil(-c / s) */
+        else if (s[i] < 0) b = min64(b, floor_div64(c[i], -s[i]) + 1); /* k <= floor(c / -s) */
+        else if (c[i] < 0) b = 0;
+    }
+    *lo = a;
+    *hi = b > a ? b : a;
 }
 
 /* Walks the pixel rectangle [px0, px1) x [py0, py1) in 4x4 blocks; the edge values step from
- * block to block by additions (exact in 64 bits: the same values as block_cov's products). */
-static void walk_blocks(eg_soft_frag_t *fp, const walk_t *k)
+ * block to block by additions (exact in 64 bits: the same values as block_cov's products).
+ * Per row of blocks, the interval where no edge rejects the block (block_cov_e's reject test,
+ * solved for the row) and the one where every edge accepts it, for blocks wholly inside the
+ * rectangle: blocks outside the first are skipped, the second's are shaded as one run with
+ * every lane covered (block_cov_e's result there); only the blocks between take block_cov_e
+ * (a full-screen quad's blocks were 114 instructions each, nearly all accepted). */
+#define WALK_RUN_MIN 6   /* blocks in a row from which the intervals pay (row 8's mesh: not) */
+static EG_ALWAYS_INLINE void walk_body(eg_soft_frag_t *f, const walk_t *k, bool wide)
 {
-    eg_soft_frag_t f = *fp;
     int64_t x0 = k->px0 & ~3, y0 = k->py0 & ~3, er[3], sx[3], sy[3];
-    eg_soft_shade_setup(&f);   /* the block pipeline's per-triangle state (not for spans) */
+    eg_soft_shade_setup(f);   /* the block pipeline's per-triangle state (not for spans) */
     for (uint32_t i = 0; i < 3; i++) {
-        er[i] = f.s.A[i] * (x0 * EG_SOFT_SUBPIX) + f.s.B[i] * (y0 * EG_SOFT_SUBPIX) + f.s.C[i];
-        sx[i] = f.s.A[i] * (4 * EG_SOFT_SUBPIX);
-        sy[i] = f.s.B[i] * (4 * EG_SOFT_SUBPIX);
+        er[i] = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
+        sx[i] = f->s.A[i] * (4 * EG_SOFT_SUBPIX);
+        sy[i] = f->s.B[i] * (4 * EG_SOFT_SUBPIX);
     }
+    int64_t n = (k->px1 - x0 + 3) / 4;
+    /* the blocks wholly inside the rectangle's columns: block_cov_e's inside mask is all lanes */
+    int64_t in_lo = (k->px0 - x0 + 3) / 4, in_hi = (k->px1 - x0) / 4;
     for (int64_t by0 = y0; by0 < k->py1; by0 += 4) {
-        int64_t e[3] = { er[0], er[1], er[2] };
-        for (int64_t bx0 = x0; bx0 < k->px1; bx0 += 4) {
+        int64_t e[3] = { er[0], er[1], er[2] }, cm[3], ca[3], mlo = 0, mhi = n, alo = n, ahi = n;
+        if (n >= WALK_RUN_MIN && eg_soft_raster_fast_paths) {   /* (small triangles: the divisions cost more) */
+            for (uint32_t i = 0; i < 3; i++) { cm[i] = er[i] + k->ext[i][1]; ca[i] = er[i] + k->ext[i][0]; }
+            row_interval(cm, sx, n, &mlo, &mhi);
+            row_interval(ca, sx, n, &alo, &ahi);
+            if (by0 < k->py0 || by0 + 4 > k->py1) alo = ahi = mhi;   /* rows cut: no whole block */
+            alo = min64(max64(max64(alo, in_lo), mlo), mhi);
+            ahi = max64(min64(min64(ahi, in_hi), mhi), alo);
+            for (uint32_t i = 0; i < 3; i++) e[i] += mlo * sx[i];
+        }
+        for (int64_t kb = mlo; kb < mhi; kb++) {
+            int64_t bx0 = x0 + 4 * kb;
+            if (kb == alo && ahi > alo) {   /* the accepted run */
+                eg_soft_shade_run(f, (uint32_t)bx0, (uint32_t)by0, (uint32_t)(ahi - alo));
+                for (uint32_t i = 0; i < 3; i++) e[i] += (ahi - alo) * sx[i];
+                kb = ahi - 1;
+                continue;
+            }
             eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
-            if (block_cov_e(&f, k, bx0, by0, e, cov)) eg_soft_shade_block(&f, (uint32_t)bx0, (uint32_t)by0, cov);
+            if (block_cov_e(f, k, bx0, by0, e, cov, wide)) eg_soft_shade_block(f, (uint32_t)bx0, (uint32_t)by0, cov);
             e[0] += sx[0]; e[1] += sx[1]; e[2] += sx[2];
         }
         er[0] += sy[0]; er[1] += sy[1]; er[2] += sy[2];
     }
+}
+
+#if WALK_AVX2
+static __attribute__((target("avx2"))) void walk_blocks_avx2(eg_soft_frag_t *f, const walk_t *k)
+{
+    walk_body(f, k, true);
+}
+#endif
+
+/* (f: raster_set_up's own, shaded in place: no copy, ~100 instructions a triangle) */
+static void walk_blocks(eg_soft_frag_t *f, const walk_t *k)
+{
+#if WALK_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        walk_blocks_avx2(f, k);
+        return;
+    }
+#endif
+    walk_body(f, k, false);
 }
 
 /* ---- regions: block-constant programs proved once per 16x16 or 8x8 px (helper "ui") ---- */
@@ -409,9 +506,14 @@ static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg
     const struct eg_soft_raster_pipeline *rs = ps->rs;
     int32_t X[3], Y[3];
     for (uint32_t i = 0; i < 3; i++) { X[i] = eg_soft_snap(t->x[i]); Y[i] = eg_soft_snap(t->y[i]); }
-    if (!setup_edges(X, Y, s)) return false;
-    if (!rs->front_ccw) s->front = !s->front;
-    if (t->is_polygon && ((s->front && rs->cull_front) || (!s->front && rs->cull_back))) return false;
+    /* Culled (half of a closed mesh's) and off-scissor triangles leave before the edge set-up
+     * (tex8): setup_edges's area2 A0 x0 + B0 y0 + C0 is A0 (x0 - x1) + B0 (y0 - y1), the same
+     * exact integer, so the same front face. */
+    if (t->is_polygon && (rs->cull_front || rs->cull_back)) {
+        int64_t area2 = ((int64_t)Y[1] - Y[2]) * ((int64_t)X[0] - X[1]) + ((int64_t)X[2] - X[1]) * ((int64_t)Y[0] - Y[1]);
+        bool front = (area2 < 0) != !rs->front_ccw;
+        if (area2 == 0 || (front && rs->cull_front) || (!front && rs->cull_back)) return false;
+    }
     int32_t minX = X[0], maxX = X[0], minY = Y[0], maxY = Y[0];
     for (uint32_t i = 1; i < 3; i++) {
         minX = X[i] < minX ? X[i] : minX;
@@ -423,7 +525,10 @@ static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg
     box[1] = min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_x1);
     box[2] = max64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0);
     box[3] = min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1);
-    return box[0] < box[1] && box[2] < box[3];
+    if (box[0] >= box[1] || box[2] >= box[3]) return false;
+    if (!setup_edges(X, Y, s)) return false;
+    if (!rs->front_ccw) s->front = !s->front;
+    return true;
 }
 
 bool eg_soft_tri_box(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, int64_t box[4])

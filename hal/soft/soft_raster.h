@@ -95,6 +95,14 @@ typedef struct eg_soft_format_ops {
 
 /** Block access for `format` (fast paths for the common formats, texel decode/encode else). */
 void eg_soft_format_ops(WGPUTextureFormat format, eg_soft_format_ops_t *out);
+/** A whole-block form of `pack` (helper "blk8"): the bytes of pack(t, blk, EG_SOFT_ALL_LANES, in,
+ *  wmask) without its per-call tests (RGBA8 / BGRA8 with every channel written, AVX2 hosts);
+ *  NULL where none exists. */
+typedef void (*eg_soft_pack_full_fn)(uint8_t *blk, size_t row_pitch_B, const eg_soft_vec4_t *in);
+eg_soft_pack_full_fn eg_soft_pack_full_of(eg_soft_pack_fn pack, const eg_soft_target_t *t, uint32_t wmask);
+/** For a function of eg_soft_pack_full_of: the component (0-3) each byte of a texel holds, true;
+ *  false for others. */
+bool eg_soft_pack_full_order(eg_soft_pack_full_fn fn, uint8_t comp_of_byte[4]);
 
 /* ---- vertex fetch ---- */
 
@@ -199,6 +207,9 @@ typedef struct eg_soft_pass_state {
     uint32_t sc_x0, sc_y0, sc_x1, sc_y1;       /* scissor, exclusive end, within the fb */
     float blend_constant[4];
     uint32_t stencil_ref;
+    /* soft_draw.c (tex8, session 8): a number per draw, never 0 and never reused, so per-draw
+     * results (soft_raster_tex.c's texture set-up) can be cached per worker; 0: not a draw's */
+    uint64_t serial;
 } eg_soft_pass_state_t;
 
 /** A draw as recorded or read from an indirect buffer. */
@@ -247,6 +258,7 @@ typedef struct eg_soft_worker {
     uint32_t span_fused_px;                       /* of span_px, filled by fused rows (soft_span_fused.c) */
     uint64_t in_uniform;                          /* io_in slots (loc * 4 + comp) equal in all lanes */
     uint32_t interior_hits;                       /* regions taking the proved interior's bits (soft_raster_const.c) */
+    uint32_t band_hits;                           /* regions taking a proved band's bits (soft_raster_const.c, ui8) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -326,6 +338,17 @@ typedef struct eg_soft_frag {
     float mb_cx[2][8], mb_ry[2][2][8];
     int32_t mesh_tex;                  /* 0 not looked at yet, 1 eg_soft_tex_direct holds, -1 not */
     const float *mesh_u, *mesh_v;      /* its uv inputs */
+    /* soft_raster_shade.c eg_soft_shade_run (helper "blk8", session 8): set per triangle by
+     * eg_soft_shade_setup when whole covered blocks go straight to the fragment program's
+     * native function (no depth/stencil, one sample, a program soft_jit.c translated whole) */
+    bool jit_fast;
+    eg_soft_pack_full_fn jit_pack;     /* out_pack's whole-block form, or NULL (write_colors) */
+    /* soft_raster_shade.c shade_mesh (helper "tex8", session 8), set by mesh_setup: 1 / 2 when
+     * out_pack is an RGBA8Unorm / BGRA8Unorm pack of every channel, so the sample can store the
+     * bytes itself (eg_soft_sample_rgba8_store_avx2); 0 else */
+    uint32_t mesh_store;
+    bool ds_avx2;                      /* eg_soft_ds_fast takes its 8-lane rows (tex8) */
+    uint8_t mesh_ju, mesh_jv;          /* eg_soft_mesh_block: the inputs of mesh_u, mesh_v (tex8) */
 } eg_soft_frag_t;
 
 /** soft_sample.c: eg_soft_sample's fast path (2D view of one level in RGBA8, BGRA8, R8 or RGB565,
@@ -342,6 +365,19 @@ void eg_soft_sample_fast(const struct eg_soft_sample_fast *p, const float *u, co
 bool eg_soft_sample_rgba8_avx2_ok(const struct eg_soft_sample_fast *p);
 void eg_soft_sample_rgba8_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v, eg_soft_mask_t mask,
                                eg_soft_vec4_t *out);
+/** soft_sample_vec.c (tex8, session 8): where eg_soft_sample_rgba8_avx2_ok(p), the bytes that
+ *  eg_soft_sample_rgba8_avx2 followed by the pack of an RGBA8Unorm (dst_bgra: BGRA8Unorm) target
+ *  writing every channel would store: the pixels of `mask` of the 4x4 block at dst (row pitch
+ *  pitch_B), the float stage left out. */
+void eg_soft_sample_rgba8_store_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v,
+                                     eg_soft_mask_t mask, bool dst_bgra, uint8_t *dst, size_t pitch_B);
+/** soft_sample_mesh.c (tex8, session 8): in shade_mesh's state with eg_soft_tex_direct holding
+ *  and f->mesh_store set, whether eg_soft_mesh_block can run the whole block (then f->mesh_ju,
+ *  f->mesh_jv are set); false on CPUs / builds without AVX2. */
+bool eg_soft_mesh_block_ok(eg_soft_frag_t *f);
+/** shade_mesh's block (depth test and write, sample, store to target 0) in one pass, the same
+ *  bytes; returns the pixels of cov that passed the depth test. */
+eg_soft_mask_t eg_soft_mesh_block(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov);
 
 /** Depth plane and depth bias of f's triangle (after f->s is set up). */
 void eg_soft_depth_setup(eg_soft_frag_t *f);
@@ -356,6 +392,9 @@ eg_soft_mask_t eg_soft_ds_fast(const eg_soft_frag_t *f, uint32_t bx, uint32_t by
                                eg_soft_mask_t cov);
 /** The fragment pipeline for one 4x4 block at (bx, by) with per-sample coverage `cov`. */
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
+/** n blocks from (bx, by) to the right, every lane of every sample covered (soft_raster.c's
+ *  accepted runs): eg_soft_shade_block on each, or f->jit_fast's loop (helper "blk8"). */
+void eg_soft_shade_run(eg_soft_frag_t *f, uint32_t bx, uint32_t by, uint32_t n);
 /** The span fast path (soft_span.c): fills f's triangle over the pixel rectangle
  *  [px0, px1) x [py0, py1) (already clipped to scissor and worker) and returns true, or returns
  *  false without touching anything when the triangle/pipeline does not qualify. */
@@ -420,6 +459,11 @@ void eg_soft_tex_block(const eg_soft_frag_t *f, eg_soft_mask_t lanes);
 /** After eg_soft_tex_prep(f) is true: whether eg_soft_tex_block(f, lanes) is
  *  eg_soft_sample_rgba8_avx2(&f->tex_fast, *u, *v, lanes, &f->w->io_out[0]) (mesh7c). */
 bool eg_soft_tex_direct(const eg_soft_frag_t *f, const float **u, const float **v);
+/** shade_mesh's per-triangle choice (tex8): 2 when eg_soft_mesh_block runs the block
+ *  (eg_soft_mesh_block_ok), 1 when only eg_soft_tex_direct holds, -1 else; f->mesh_u / mesh_v
+ *  (and mesh_ju / mesh_jv for 2) set. Asked once a draw per worker (the answer depends only on
+ *  the draw's state), then reused. After eg_soft_tex_prep(f) is true, in mesh_setup's state. */
+int32_t eg_soft_tex_mesh_kind(eg_soft_frag_t *f);
 
 /** eg_soft_blend_u8 / eg_soft_blend_565 (per `fast`) for a src whose lanes all hold the same
  *  value: the same bytes, computed once per distinct stored pixel run (soft_raster_fill.c). */
@@ -478,6 +522,7 @@ bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uin
 #define EG_SOFT_CONST_TRI_IN   16u
 #define EG_SOFT_CONST_TRI_OPS  64u
 #define EG_SOFT_CONST_TRI_VALS 128u
+#define EG_SOFT_CONST_TRI_BANDS 12u  /* bands a triangle's walk proves (ui8) */
 /** One compiled operation of the proof: operands index the value table. */
 typedef struct eg_soft_cop {
     uint8_t op, dst, a, b, c;
@@ -496,6 +541,14 @@ typedef struct eg_soft_const_tri {
     int64_t lim_x0, lim_x1, lim_y0, lim_y1;
     int32_t sup;
     uint32_t sup_out[4];
+    /* ui8, session 8: bands proved once per triangle (soft_raster_const.c band_*): a side strip's
+     * column or row over the interior's extent, the interior's two cross bands when it failed
+     * whole; ok 1 proved (out: its bits), -1 failed */
+    uint32_t nband;
+    eg_soft_pxset_t band[EG_SOFT_CONST_TRI_BANDS];
+    int8_t band_ok[EG_SOFT_CONST_TRI_BANDS];
+    uint32_t band_out[EG_SOFT_CONST_TRI_BANDS][4];
+    int64_t cx0, cx1, cy0, cy1;    /* pixels whose centre can be inside the triangle (inclusive) */
 } eg_soft_const_tri_t;
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
 /** Sets ct's interior rectangle [x0, x1) x [y0, y1) (multiples of 4; the regions not on a side

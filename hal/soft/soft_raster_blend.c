@@ -163,9 +163,139 @@ static void blend_u8_math(const int32_t db[4][EG_SOFT_LANES], const float unit[4
 }
 #endif
 
+/* ---- 8 lanes per vector (session 8, helper "ui8") ----
+ * On x86-64 CPUs with AVX2 (asked at run time, as soft_raster_shade.c does; eg_soft_shade_vw 4
+ * holds it off for the tests) two 4x4 block rows are one vector of 8 lanes: the loads and stores
+ * move whole covered rows, the unpack and pack are shifts and masks on the vector, and each lane
+ * gets blend_u8_math's operations in its order (the same selects, products, sum, clamp and
+ * truncating conversion; -ffp-contract=off and no FMA in the target), so the same bytes. The
+ * loops above spent ~1.5 k instructions a block on the UI bench's shape borders. */
+#if VM_SIMD && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define BLEND_AVX2 1
+#define B8_ATTR __attribute__((target("avx2")))
+typedef float b8f __attribute__((vector_size(32)));
+typedef int32_t b8i __attribute__((vector_size(32)));
+typedef uint32_t b8u __attribute__((vector_size(32)));
+typedef uint16_t b8h __attribute__((vector_size(16)));
+#define B8K(c) ((b8f){ (c), (c), (c), (c), (c), (c), (c), (c) })
+
+static inline bool blend_avx2(void)
+{
+    return eg_soft_shade_vw >= 8u && __builtin_cpu_supports("avx2");
+}
+
+/* MAXPS(a, b) is a > b ? a : b and MINPS(a, b) a < b ? a : b, the second operand when either is
+ * NaN: MIN8(MAX8(v, 0), 1) is vsel(v > 0, vsel(v < 1, v, 1), 0) lane for lane (v > 0: v < 1 ? v
+ * : 1; else 0, NaN included), and MIN8(MAX8(v, 0), 1) the same as the two selects after the sum. */
+#define MAX8(a, b) __builtin_ia32_maxps256((a), (b))
+#define MIN8(a, b) __builtin_ia32_minps256((a), (b))
+
+/* blend_u8_math for lanes [k, k + 8) and channels [0, nch): d the stored codes, q the results. */
+static B8_ATTR EG_ALWAYS_INLINE void math8(const b8i d[4], const eg_soft_vec4_t *src, uint32_t k, uint32_t fast,
+                                           const float unit[4], const float max[4], uint32_t nch, b8i q[4])
+{
+    const b8f zero = B8K(0.0f), one = B8K(1.0f), half = B8K(0.5f);
+    b8f s[4];
+    for (uint32_t c = 0; c < 4u; c++) {
+        b8f v;
+        __builtin_memcpy(&v, src->c[c].f + k, 32);
+        s[c] = MIN8(MAX8(v, zero), one);   /* clamp01: the selects' bits (see MAX8) */
+    }
+    b8f inv_a = one - s[3];
+    for (uint32_t c = 0; c < nch; c++) {
+        bool sa = fast & (c == 3u ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+        bool inv = fast & (c == 3u ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+        b8f sf = sa ? s[3] : one, df = inv ? inv_a : zero;   /* the selects' bits, whole vectors */
+        b8f dv = __builtin_convertvector(d[c], b8f) * B8K(unit[c]);
+        b8f v = s[c] * sf + dv * df;
+        b8f x = MIN8(MAX8(v, zero), one);
+        q[c] = __builtin_convertvector(x * B8K(max[c]) + half, b8i);
+    }
+}
+
+/* The 4 pixels (e bytes each) of block row r covered by mask m (4 bits), into / out of buf: a
+ * whole row moves at once, a partial one pixel by pixel (lanes off the target are never read). */
+static inline void row_in(uint8_t *buf, const uint8_t *row, uint32_t m, uint32_t e)
+{
+    if (m == 15u) { __builtin_memcpy(buf, row, 4u * e); return; }
+    for (uint32_t x = 0; x < 4u; x++)
+        if (m >> x & 1u) __builtin_memcpy(buf + x * e, row + x * e, e);
+        else __builtin_memset(buf + x * e, 0, e);
+}
+
+static inline void row_out(uint8_t *row, const uint8_t *buf, uint32_t m, uint32_t e)
+{
+    if (m == 15u) { __builtin_memcpy(row, buf, 4u * e); return; }
+    for (uint32_t x = 0; x < 4u; x++)
+        if (m >> x & 1u) __builtin_memcpy(row + x * e, buf + x * e, e);
+}
+
+static B8_ATTR void blend_565_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                                   const eg_soft_vec4_t *src, uint32_t fast)
+{
+    static const float unit[4] = { 1.0f / 31.0f, 1.0f / 63.0f, 1.0f / 31.0f, 1.0f }, max[4] = { 31.0f, 63.0f, 31.0f, 1.0f };
+    for (uint32_t h = 0; h < 2u; h++) {   /* block rows 2h, 2h + 1 = lanes 8h .. 8h + 7 */
+        uint32_t m0 = mask >> (8u * h) & 15u, m1 = mask >> (8u * h + 4u) & 15u;
+        if (!(m0 | m1)) continue;
+        uint8_t *r0 = blk + (size_t)(2u * h) * t->row_pitch_B, *r1 = r0 + t->row_pitch_B;
+        uint8_t buf[16];
+        row_in(buf, r0, m0, 2u);
+        row_in(buf + 8, r1, m1, 2u);
+        b8h hv;
+        __builtin_memcpy(&hv, buf, 16);
+        b8i v = __builtin_convertvector(hv, b8i), d[4], q[4];
+        d[0] = v >> 11;
+        d[1] = v >> 5 & 63;
+        d[2] = v & 31;
+        d[3] = v;   /* (alpha is not stored: nch 3) */
+        math8(d, src, 8u * h, fast, unit, max, 3u, q);
+        hv = __builtin_convertvector(q[0] << 11 | q[1] << 5 | q[2], b8h);
+        __builtin_memcpy(buf, &hv, 16);
+        row_out(r0, buf, m0, 2u);
+        row_out(r1, buf + 8, m1, 2u);
+    }
+}
+
+static B8_ATTR void blend_u8_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
+                                  const eg_soft_vec4_t *src, uint32_t fast)
+{
+    static const float unit[4] = { 1.0f / 255.0f, 1.0f / 255.0f, 1.0f / 255.0f, 1.0f / 255.0f };
+    static const float max[4] = { 255.0f, 255.0f, 255.0f, 255.0f };
+    const uint32_t sr = fast & EG_SOFT_BLEND_U8_BGRA ? 16u : 0u, sb = 16u - sr;   /* R, B byte shifts */
+    for (uint32_t h = 0; h < 2u; h++) {
+        uint32_t m0 = mask >> (8u * h) & 15u, m1 = mask >> (8u * h + 4u) & 15u;
+        if (!(m0 | m1)) continue;
+        uint8_t *r0 = blk + (size_t)(2u * h) * t->row_pitch_B, *r1 = r0 + t->row_pitch_B;
+        uint8_t buf[32];
+        row_in(buf, r0, m0, 4u);
+        row_in(buf + 16, r1, m1, 4u);
+        b8i v, d[4], q[4];
+        __builtin_memcpy(&v, buf, 32);   /* little-endian: byte i of a pixel at bits 8 i */
+        b8u u = (b8u)v;
+        d[0] = (b8i)(u >> sr & 255u);
+        d[1] = (b8i)(u >> 8 & 255u);
+        d[2] = (b8i)(u >> sb & 255u);
+        d[3] = (b8i)(u >> 24);
+        math8(d, src, 8u * h, fast, unit, max, 4u, q);
+        u = (b8u)q[0] << sr | (b8u)q[1] << 8 | (b8u)q[2] << sb | (b8u)q[3] << 24;
+        __builtin_memcpy(buf, &u, 32);
+        row_out(r0, buf, m0, 4u);
+        row_out(r1, buf + 16, m1, 4u);
+    }
+}
+#else
+#define BLEND_AVX2 0
+#endif
+
 void eg_soft_blend_u8(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
                       uint32_t fast)
 {
+#if BLEND_AVX2
+    if (t->elem_B == 4u && blend_avx2()) {
+        blend_u8_avx2(t, blk, mask, src, fast);
+        return;
+    }
+#endif
     static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
     const uint8_t *sw = fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
     int32_t d[4][EG_SOFT_LANES], q[4][EG_SOFT_LANES];
@@ -196,6 +326,12 @@ void eg_soft_blend_u8(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t ma
 void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
                        uint32_t fast)
 {
+#if BLEND_AVX2
+    if (t->elem_B == 2u && blend_avx2()) {
+        blend_565_avx2(t, blk, mask, src, fast);
+        return;
+    }
+#endif
     static const float unit[4] = { 1.0f / 31.0f, 1.0f / 63.0f, 1.0f / 31.0f, 1.0f }, max[4] = { 31.0f, 63.0f, 31.0f, 1.0f };
     int32_t d[4][EG_SOFT_LANES], q[4][EG_SOFT_LANES];
     bool all = mask == EG_SOFT_ALL_LANES;

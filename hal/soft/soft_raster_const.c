@@ -57,6 +57,10 @@ static inline float bitsf(uint32_t u) { union { uint32_t u; float f; } c = { u }
 static inline bool finite_f(float f) { return (fbits(f) & 0x7f800000u) != 0x7f800000u; }
 static inline float min_f(float a, float b) { return b < a ? b : a; }   /* soft_vm_alu.c fmin_f */
 static inline float max_f(float a, float b) { return a < b ? b : a; }   /* soft_vm_alu.c fmax_f */
+static inline int64_t floor_div64(int64_t n, int64_t d)   /* d > 0 */
+{
+    return n >= 0 ? n / d : -((-n + d - 1) / d);
+}
 
 /* Operand count of the ops evaluated here (0: not supported). */
 static uint32_t op_args(uint32_t op)
@@ -389,6 +393,18 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     ct->nin = ct->nops = 0;
     ct->sup = 0;
     ct->lim_x0 = ct->lim_x1 = ct->lim_y0 = ct->lim_y1 = 0;
+    ct->nband = 0;
+    /* centre (256 x + 128 subpixels) within the snapped vertices' extent: covered pixels only */
+    int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;
+    for (uint32_t i = 0; i < 3u; i++) {
+        int64_t X = eg_soft_snap(t->x[i]), Y = eg_soft_snap(t->y[i]);
+        x0 = X < x0 ? X : x0; x1 = X > x1 ? X : x1;
+        y0 = Y < y0 ? Y : y0; y1 = Y > y1 ? Y : y1;
+    }
+    ct->cx0 = floor_div64(x0 - EG_SOFT_SUBPIX / 2 + EG_SOFT_SUBPIX - 1, EG_SOFT_SUBPIX);
+    ct->cx1 = floor_div64(x1 - EG_SOFT_SUBPIX / 2, EG_SOFT_SUBPIX);
+    ct->cy0 = floor_div64(y0 - EG_SOFT_SUBPIX / 2 + EG_SOFT_SUBPIX - 1, EG_SOFT_SUBPIX);
+    ct->cy1 = floor_div64(y1 - EG_SOFT_SUBPIX / 2, EG_SOFT_SUBPIX);
     ct->persp = cp->persp;
     for (uint32_t c = 0; c < 4u; c++) ct->out[c] = cp->out[c];
     eg_memcpy(v, cp->consts, cp->nconst * sizeof v[0]);
@@ -466,6 +482,88 @@ void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1,
     ct->lim_y1 = y1;
 }
 
+/* p without the lanes of its one block column (row) whose pixel centres lie outside the
+ * triangle's extent (ct->cx*, cy*): with one sample (at the centre) those pixels are never
+ * covered, so a proof over the rest holds for every pixel the region stores. The walk's side
+ * strips hold the shape's edge: the uncovered lanes beside it are where a shape drawn on its
+ * quad fades out. With 4 samples a pixel whose centre is outside may be covered (and shaded at
+ * its centre): p as it is. */
+static eg_soft_pxset_t covered_lanes(const eg_soft_frag_t *f, const eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
+{
+    eg_soft_pxset_t q = *p;
+    if (f->samples != 1u) return q;
+    if (q.bx0 == q.bx1) {
+        int64_t a = ct->cx0 - q.bx0, b = ct->cx1 - q.bx0;
+        if (a > (int64_t)q.fx0 && a <= (int64_t)q.fx1) q.fx0 = (uint32_t)a;
+        if (b < (int64_t)q.fx1 && b >= (int64_t)q.fx0) q.fx1 = (uint32_t)b;
+    }
+    if (q.by0 == q.by1) {
+        int64_t a = ct->cy0 - q.by0, b = ct->cy1 - q.by0;
+        if (a > (int64_t)q.fy0 && a <= (int64_t)q.fy1) q.fy0 = (uint32_t)a;
+        if (b < (int64_t)q.fy1 && b >= (int64_t)q.fy0) q.fy1 = (uint32_t)b;
+    }
+    return q;
+}
+
+/* Bands (ui8, session 8). The walk proves a side region that fails whole as four 4 px strips
+ * along the side, and the interior's regions one by one when the interior fails whole (the
+ * bench's rounded rectangles: ~94 proofs a triangle). A set's proof holds for each subset (the
+ * interior's argument), so the strips of one block column (row) beside the interior, away from
+ * its first and last region row (column), are proved once as that column's band, and when the
+ * interior fails, its two cross bands (all its columns but the first and last region's rows, and
+ * the other way) are tried: a rounded rectangle's corners fall outside both. Each band is
+ * proved once per triangle; a failed one is remembered and its regions proved as before. */
+static int32_t band_prove(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *q)
+{
+    uint32_t i = 0;
+    while (i < ct->nband && eg_memcmp(&ct->band[i], q, sizeof *q) != 0) i++;
+    if (i < ct->nband) return (int32_t)i;
+    if (ct->nband >= EG_SOFT_CONST_TRI_BANDS || q->bx0 > q->bx1 || q->by0 > q->by1) return -1;
+    ct->band[i] = *q;
+    ct->band_ok[i] = region_tri(f, ct, q, ct->band_out[i]) ? 1 : -1;
+    ct->nband++;
+    return (int32_t)i;
+}
+
+static inline bool band_has(const eg_soft_pxset_t *b, const eg_soft_pxset_t *p)
+{
+    return b->bx0 <= p->bx0 && p->bx1 <= b->bx1 && b->by0 <= p->by0 && p->by1 <= b->by1 && b->fx0 <= p->fx0 &&
+           p->fx1 <= b->fx1 && b->fy0 <= p->fy0 && p->fy1 <= b->fy1;
+}
+
+/* 1: p (covered lanes) lies in a proved band, outb its bits; 0: prove p itself. */
+static int band_lookup(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
+{
+    const int64_t R = 16;   /* the walk's region size: the interior's first and last region rows */
+    int32_t hit = -1;
+    for (uint32_t i = 0; i < ct->nband && hit < 0; i++)
+        if (ct->band_ok[i] > 0 && band_has(&ct->band[i], p)) hit = (int32_t)i;
+    if (hit < 0 && ct->lim_x0 + 2 * R < ct->lim_x1 && ct->lim_y0 + 2 * R < ct->lim_y1) {
+        bool col = p->bx0 == p->bx1 && p->by0 >= ct->lim_y0 + R && p->by1 + 4 <= ct->lim_y1 - R &&
+                   (p->bx0 + 4 <= ct->lim_x0 || p->bx0 >= ct->lim_x1);
+        bool row = p->by0 == p->by1 && p->bx0 >= ct->lim_x0 + R && p->bx1 + 4 <= ct->lim_x1 - R &&
+                   (p->by0 + 4 <= ct->lim_y0 || p->by0 >= ct->lim_y1);
+        eg_soft_pxset_t q = *p;
+        if (col) { q.by0 = ct->lim_y0 + R; q.by1 = ct->lim_y1 - R - 4; q.fy0 = 0; q.fy1 = 3; }
+        if (row) { q.bx0 = ct->lim_x0 + R; q.bx1 = ct->lim_x1 - R - 4; q.fx0 = 0; q.fx1 = 3; }
+        int32_t i = col || row ? band_prove(f, ct, &q) : -1;
+        if (i >= 0 && ct->band_ok[i] > 0) hit = i;
+    }
+    if (hit < 0) return 0;
+    for (uint32_t c = 0; c < 4u; c++) outb[c] = ct->band_out[hit][c];
+    return 1;
+}
+
+/* The interior's cross bands, after the interior failed whole. */
+static void band_cross(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
+{
+    const int64_t R = 16;
+    eg_soft_pxset_t h = { ct->lim_x0, ct->lim_x1 - 4, ct->lim_y0 + R, ct->lim_y1 - R - 4, 0, 3, 0, 3 };
+    eg_soft_pxset_t v = { ct->lim_x0 + R, ct->lim_x1 - R - 4, ct->lim_y0, ct->lim_y1 - 4, 0, 3, 0, 3 };
+    (void)band_prove(f, ct, &h);
+    (void)band_prove(f, ct, &v);
+}
+
 /* The interior (bin7, session 7): a proof over a pixel set holds for every subset of it (each
  * input's bound over the subset lies inside the bound over the set, and the operations are
  * monotone in their operands' ranges), so once the interior rectangle of the walk is proved
@@ -480,13 +578,19 @@ bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, 
         f->w->interior_hits++;
         return true;
     }
-    if (!region_tri(f, ct, p, outb)) return false;
+    eg_soft_pxset_t pc = covered_lanes(f, ct, p);
+    if (band_lookup(f, ct, &pc, outb)) {
+        f->w->band_hits++;
+        return true;
+    }
+    if (!region_tri(f, ct, &pc, outb)) return false;
     if (ct->sup == 0 && p->bx0 >= ct->lim_x0 && p->bx1 + 4 <= ct->lim_x1 && p->by0 >= ct->lim_y0 &&
         p->by1 + 4 <= ct->lim_y1) {
         eg_soft_pxset_t q = { ct->lim_x0, ct->lim_x1 - 4, ct->lim_y0, ct->lim_y1 - 4, 0, 3, 0, 3 };
         ct->sup = region_tri(f, ct, &q, ct->sup_out) ? 1 : -1;
         for (uint32_t c = 0; c < 4u && ct->sup > 0; c++)
             if (ct->sup_out[c] != outb[c]) ct->sup = -1;   /* cannot happen: p lies in q */
+        if (ct->sup < 0) band_cross(f, ct);
     }
     return true;
 }

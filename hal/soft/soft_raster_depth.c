@@ -108,6 +108,40 @@ static EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows(uint8_t *blk, size_t pitch, 
 #define DEPTH_VEC 0
 #endif
 
+/* depth32_rows with 8 lanes (two block rows) per vector on x86-64 CPUs with AVX2 (helper "tex8",
+ * session 8; asked once a triangle, eg_soft_ds_fast_setup): soft_sample_mesh8.inc m8_depth. */
+#if DEPTH_VEC && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define DEPTH_AVX2 1
+#include "hal/soft/soft_sample_mesh8.inc"
+
+static M8_ATTR EG_ALWAYS_INLINE eg_soft_mask_t depth32_rows8(uint8_t *blk, size_t pitch, const eg_soft_frag_t *f,
+                                                             const float zc[EG_SOFT_LANES], eg_soft_mask_t cov,
+                                                             bool dw, bool le)
+{
+    const m8_f off = M8_F(f->ds_off), lo = M8_F(f->ds_lo), hi = M8_F(f->ds_hi);
+    eg_soft_mask_t out = 0;
+    for (uint32_t h = 0; h < 2u; h++, blk += 2u * pitch) {
+        uint32_t m = cov >> (8u * h) & 0xffu;
+        if (!m) continue;
+        m8_f z;
+        __builtin_memcpy(&z, zc + 8u * h, 32);
+        out |= (eg_soft_mask_t)(m8_depth(blk, pitch, z, off, lo, hi, m, dw, le) << (8u * h));
+    }
+    return out;
+}
+
+static M8_ATTR eg_soft_mask_t ds_fast8(const eg_soft_frag_t *f, uint8_t *blk, const float zc[EG_SOFT_LANES],
+                                       eg_soft_mask_t cov)
+{
+    size_t pitch = f->ds_pitch_B;
+    if (f->ds_fast == 1u)
+        return f->ds_write ? depth32_rows8(blk, pitch, f, zc, cov, true, false) : depth32_rows8(blk, pitch, f, zc, cov, false, false);
+    return f->ds_write ? depth32_rows8(blk, pitch, f, zc, cov, true, true) : depth32_rows8(blk, pitch, f, zc, cov, false, true);
+}
+#else
+#define DEPTH_AVX2 0
+#endif
+
 /* Depth without stencil, the common case: per sample, gather, one compare_mask, scatter. */
 static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
                        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
@@ -167,6 +201,7 @@ static void depth_only(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const 
 void eg_soft_ds_fast_setup(eg_soft_frag_t *f)
 {
     f->ds_fast = 0;
+    f->ds_avx2 = false;
 #if DEPTH_VEC
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_target_t *d = &f->ps->fb->depth;
@@ -182,6 +217,9 @@ void eg_soft_ds_fast_setup(eg_soft_frag_t *f)
     f->ds_hi = f->ps->vp_max_z;
     f->ds_base = d->base;
     f->ds_pitch_B = d->row_pitch_B;
+#if DEPTH_AVX2
+    f->ds_avx2 = eg_soft_shade_vw >= 8u && __builtin_cpu_supports("avx2");
+#endif
 #endif
 }
 
@@ -192,6 +230,9 @@ eg_soft_mask_t eg_soft_ds_fast(const eg_soft_frag_t *f, uint32_t bx, uint32_t by
     if (!cov) return 0;
     size_t pitch = f->ds_pitch_B;
     uint8_t *blk = f->ds_base + (size_t)by * pitch + (size_t)bx * 4u;
+#if DEPTH_AVX2
+    if (f->ds_avx2) return ds_fast8(f, blk, zc, cov);
+#endif
     bool fits = (size_t)bx * 4u + 16u <= pitch;
     /* constant le / dw per call so each copy of the row loop has no tests on them */
     if (f->ds_fast == 1u)

@@ -431,6 +431,61 @@ void eg_soft_format_ops(WGPUTextureFormat format, eg_soft_format_ops_t *out)
     }
 }
 
+#ifdef PACK_AVX2
+/* u8_pack_full's RGBA8 / BGRA8 case (pk_words8's words, then the rows) with each 8-lane vector
+ * of words stored as its two rows at once: the same bytes, no round trip through wd. */
+static __attribute__((target("avx2"))) EG_ALWAYS_INLINE void pk_rows8(uint8_t *blk, size_t pitch_B,
+                                                                      const eg_soft_vec4_t *in, uint32_t s0,
+                                                                      uint32_t s1, uint32_t s2, uint32_t s3)
+{
+    for (uint32_t k = 0; k < EG_SOFT_LANES; k += 8u) {
+        pk8_vu_t w = pk_unorm8_8(in->c[0].f + k) << s0;
+        w |= pk_unorm8_8(in->c[1].f + k) << s1;
+        w |= pk_unorm8_8(in->c[2].f + k) << s2;
+        w |= pk_unorm8_8(in->c[3].f + k) << s3;
+        uint8_t *row = blk + (size_t)(k / 4u) * pitch_B;
+        __builtin_memcpy(row, &w, 16);
+        __builtin_memcpy(row + pitch_B, (uint8_t *)&w + 16, 16);
+    }
+}
+static __attribute__((target("avx2"))) void pack_full_rgba8(uint8_t *blk, size_t pitch_B, const eg_soft_vec4_t *in)
+{
+    pk_rows8(blk, pitch_B, in, 0u, 8u, 16u, 24u);
+}
+static __attribute__((target("avx2"))) void pack_full_bgra8(uint8_t *blk, size_t pitch_B, const eg_soft_vec4_t *in)
+{
+    pk_rows8(blk, pitch_B, in, 16u, 8u, 0u, 24u);
+}
+#endif
+
+eg_soft_pack_full_fn eg_soft_pack_full_of(eg_soft_pack_fn pack, const eg_soft_target_t *t, uint32_t wmask)
+{
+#ifdef PACK_AVX2
+    /* pack_rgba8 / pack_bgra8 of a whole block with wmask's 4 channels: u8_pack_full, which
+     * takes pk_words8 on AVX2 hosts */
+    if (!__builtin_cpu_supports("avx2") || t->elem_B != 4u || (wmask & 15u) != 15u) return NULL;
+    if (pack == pack_rgba8) return pack_full_rgba8;
+    if (pack == pack_bgra8) return pack_full_bgra8;
+#else
+    (void)pack; (void)t; (void)wmask;
+#endif
+    return NULL;
+}
+
+bool eg_soft_pack_full_order(eg_soft_pack_full_fn fn, uint8_t comp_of_byte[4])
+{
+#ifdef PACK_AVX2
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *o = fn == pack_full_rgba8 ? rgba : fn == pack_full_bgra8 ? bgra : NULL;
+    if (!o) return false;
+    for (uint32_t k = 0; k < 4u; k++) comp_of_byte[k] = o[k];
+    return true;
+#else
+    (void)fn; (void)comp_of_byte;
+    return false;
+#endif
+}
+
 /* ---- depth / stencil primitives ---- */
 
 bool eg_soft_compare(uint32_t compare, float a, float b)

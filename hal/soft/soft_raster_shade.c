@@ -11,6 +11,7 @@
 #include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_vm.h"
 #include "hal/soft/soft_vm_simd.h"
+#include "hal/soft/soft_jit.h"
 
 /* Every 2x2 quad (bits b, b+1, b+4, b+5 for the bases b = 0, 2, 8, 10) with a bit of m, whole:
  * each base bit gathers its quad's OR, then multiplying by 0x33 spreads it back (the quads do not
@@ -359,12 +360,17 @@ static void mesh_setup(eg_soft_frag_t *f)
     const eg_soft_setup_t *s = &f->s;
     float dx[2] = { (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2 };
     float dy[2] = { (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2, (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2 };
-    for (uint32_t v = 0; v < 2u; v++)
-        for (uint32_t l = 0; l < 8u; l++) {
-            f->mb_cx[v][l] = (float)(l & 3u) * dx[v];
-            for (uint32_t h = 0; h < 2u; h++) f->mb_ry[v][h][l] = (float)(2u * h + (l >> 2)) * dy[v];
-        }
+    /* (float)(l & 3) and (float)(2 h + (l >> 2)) as tables: the same products, vectorised */
+    static const float kx[8] = { 0, 1, 2, 3, 0, 1, 2, 3 }, ky[2][8] = { { 0, 0, 0, 0, 1, 1, 1, 1 }, { 2, 2, 2, 2, 3, 3, 3, 3 } };
+    for (uint32_t v = 0; v < 2u; v++) {
+        for (uint32_t l = 0; l < 8u; l++) f->mb_cx[v][l] = kx[l] * dx[v];
+        for (uint32_t h = 0; h < 2u; h++)
+            for (uint32_t l = 0; l < 8u; l++) f->mb_ry[v][h][l] = ky[h][l] * dy[v];
+    }
     f->mesh_persp = rs->persp_used || (rs->frag_coord_used & 8u);
+    f->mesh_store = (f->out_wmask & 15u) != 15u ? 0u
+                    : f->out_t->format == WGPUTextureFormat_RGBA8Unorm ? 1u
+                    : f->out_t->format == WGPUTextureFormat_BGRA8Unorm ? 2u : 0u;
     f->mesh_fast = true;
 }
 
@@ -411,9 +417,25 @@ static SHADE_AVX2_ATTR void interpolate_mesh_avx2(const eg_soft_frag_t *f, const
 }
 
 /* shade() in mesh_setup's state (cov[0] is the only sample). */
+#define MESH_NOINLINE __attribute__((noinline))   /* GCC only, as SHADE_AVX2 */
+static MESH_NOINLINE void shade_mesh_staged(eg_soft_frag_t *f, uint32_t bx, uint32_t by,
+                                          eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
+
 static void shade_mesh(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
     if (!cov[0]) return;
+    if (f->mesh_tex == 0) f->mesh_tex = eg_soft_tex_mesh_kind(f);   /* 2: the block in one pass (tex8) */
+    if (f->mesh_tex == 2) {
+        if ((cov[0] = eg_soft_mesh_block(f, bx, by, cov[0])) != 0) f->w->tex_blocks++;
+        return;
+    }
+    shade_mesh_staged(f, bx, by, cov);
+}
+
+/* shade_mesh's calls stage by stage (out of line: its frame is not paid by the one-pass case) */
+static MESH_NOINLINE void shade_mesh_staged(eg_soft_frag_t *f, uint32_t bx, uint32_t by,
+                                          eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
     bary_t b;
     float zc[EG_SOFT_LANES];
     barycentrics_mesh_avx2(f, bx, by, &b);
@@ -421,14 +443,50 @@ static void shade_mesh(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask
     eg_soft_mask_t pix = cov[0] = eg_soft_ds_fast(f, bx, by, zc, cov[0]);
     if (!pix) return;
     interpolate_mesh_avx2(f, &b);
-    if (f->mesh_tex == 0) f->mesh_tex = eg_soft_tex_direct(f, &f->mesh_u, &f->mesh_v) ? 1 : -1;
-    if (f->mesh_tex > 0) eg_soft_sample_rgba8_avx2(&f->tex_fast, f->mesh_u, f->mesh_v, quad_expand(pix), &f->w->io_out[0]);
-    else eg_soft_tex_block(f, quad_expand(pix));
     f->w->tex_blocks++;
     const eg_soft_target_t *t = f->out_t;   /* write_colors' out_pack case */
-    f->out_pack(t, t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B, pix, &f->w->io_out[0], f->out_wmask);
+    uint8_t *blk = t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B;
+    if (f->mesh_tex > 0 && f->mesh_store) {   /* the sample and the pack in one: the same bytes */
+        eg_soft_sample_rgba8_store_avx2(&f->tex_fast, f->mesh_u, f->mesh_v, pix, f->mesh_store == 2u, blk,
+                                        t->row_pitch_B);
+        return;
+    }
+    if (f->mesh_tex > 0) eg_soft_sample_rgba8_avx2(&f->tex_fast, f->mesh_u, f->mesh_v, quad_expand(pix), &f->w->io_out[0]);
+    else eg_soft_tex_block(f, quad_expand(pix));
+    f->out_pack(t, blk, pix, &f->w->io_out[0], f->out_wmask);
 }
 #endif
+
+/* The program's whole native function (soft_jit.c), or NULL. It has no side effect, kill or
+ * derivative (soft_jit.c whole_ok), so it may run on every lane of a partial block: lanes outside
+ * the block's active ones compute values that nothing stores (cov is ANDed with them). */
+static inline eg_vm_jit_whole_fn_t jit_whole(const eg_soft_program_t *p)
+{
+#if EMGPU_SOFT_JIT
+    if (p->jit && p->jit_whole_at) return (eg_vm_jit_whole_fn_t)(uintptr_t)(p->jit + p->jit_whole_at);
+#else
+    (void)p;
+#endif
+    return NULL;
+}
+
+/* Whether shade() of a wholly covered block reduces, for this triangle, to interpolation,
+ * FragCoord.xy (and .w), the program's whole native function and write_colors: none of the
+ * paths before the VM, no depth / stencil, one sample, no per-lane output besides colour. */
+static bool jit_fast_ok(const eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+#if SHADE_AVX2
+    if (!shade_avx2()) return false;
+#else
+    return false;
+#endif
+    return rs->fs && jit_whole(rs->fs) && !f->mesh_fast && eg_soft_raster_fast_paths && !rs->native_fs &&
+           !rs->fs_copy && !rs->fs_const && !rs->fs_tex && f->samples == 1u && (rs->sample_mask & 1u) &&
+           !rs->depth_test && !rs->stencil_test && !(rs->frag_coord_used & 4u) && !rs->fsi->writes_depth &&
+           !rs->alpha_to_coverage && !rs->fs->uses_sample_mask && !rs->fs->writes_sample_mask &&
+           !rs->fs->uses_sample_id;
+}
 
 /* Per triangle: the depth test's set-up (soft_raster_depth.c) and write_colors' case of one
  * target, one sample, no blend (neither fused nor general): the pack of target 0 alone, the
@@ -449,6 +507,8 @@ void eg_soft_shade_setup(eg_soft_frag_t *f)
 #if SHADE_AVX2
     mesh_setup(f);
 #endif
+    f->jit_fast = jit_fast_ok(f);
+    f->jit_pack = f->jit_fast && f->out_pack ? eg_soft_pack_full_of(f->out_pack, f->out_t, f->out_wmask) : NULL;
 }
 
 bool eg_soft_raster_fast_paths = true;
@@ -605,8 +665,12 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
             for (uint32_t s = 0; s < f->samples; s++) m |= (cov[s] >> l & 1u) << s;
             inv.sample_mask_in.u[l] = m;
         }
+    eg_vm_jit_whole_fn_t whole = jit_whole(rs->fs);
     if (rs->native_fs) rs->native_fs(&inv, rs->native_user);
-    else eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
+    else if (whole) {   /* (any active mask: jit_whole) */
+        eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+        whole(regs, &inv);
+    } else eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
     eg_soft_mask_t alive = inv.active & pix;
     if (rs->fsi->writes_depth) {
         for (uint32_t l = 0; l < EG_SOFT_LANES; l++) zc[l] = inv.frag_depth.f[l];
@@ -681,6 +745,86 @@ void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_ma
         eg_soft_mask_t one[EG_SOFT_MAX_SAMPLES] = { 0 };
         one[s] = cov[s];
         if (one[s]) shade(f, bx, by, one, s, true);
+    }
+}
+
+#if SHADE_AVX2
+/* eg_soft_shade_run for f->jit_fast (helper "blk8"): shade()'s steps for wholly covered blocks
+ * with the tests done once per triangle, the invocation set up once per run. */
+static SHADE_AVX2_ATTR void jit_run(eg_soft_frag_t *f, uint32_t bx, uint32_t by, uint32_t n)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    eg_vm_jit_whole_fn_t whole = jit_whole(rs->fs);
+    bool persp = rs->persp_used || (rs->frag_coord_used & 8u), fc = rs->fsi->uses_frag_coord;
+    bool bary = persp || rs->nvary;
+    eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+    eg_soft_invocation_t inv;
+    bary_t b;
+    static const eg_soft_mask_t all[EG_SOFT_MAX_SAMPLES] = { EG_SOFT_ALL_LANES };
+    inv.in = f->w->io_in;
+    inv.out = f->w->io_out;
+    inv.front_facing = (!f->t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
+    inv.helper = 0;
+    inv.active = EG_SOFT_ALL_LANES;
+    inv.sample_id = 0;
+    if (!rs->nvary) f->w->in_uniform = 0;
+    if (fc) frag_coord_xy(&inv, bx, by);
+    const eg_soft_target_t *t = f->out_t;
+    uint8_t *blk = f->jit_pack ? t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B : NULL;
+#if EMGPU_SOFT_JIT
+    uint8_t order[4];
+    const eg_soft_program_t *p = rs->fs;
+    /* the program and the pack looped in native code (soft_jit.c j_rows): no per-block input
+     * but FragCoord.xy, whose x it steps by 4 (exact below 2^22, as below) */
+    if (blk && !bary && bx + 4u * n < (1u << 22) && eg_soft_pack_full_order(f->jit_pack, order) &&
+        p->jit_rows_at[order[0] == 2u]) {   /* (order 2, 1, 0, 3: BGRA) */
+        eg_vm_jit_rows_t a;
+        for (uint32_t r = 0; r < 4u; r++) a.row[r] = blk + (size_t)r * t->row_pitch_B;
+        a.n = n;
+        if (!fc) frag_coord_xy(&inv, bx, by);   /* (defined values for the steps) */
+        ((eg_vm_jit_rows_fn_t)(uintptr_t)(p->jit + p->jit_rows_at[order[0] == 2u]))(regs, &inv, &a);
+        return;
+    }
+#endif
+    for (uint32_t i = 0; i < n; i++, bx += 4u) {
+        if (bary) barycentrics_avx2(f, bx, by, &b, persp);
+        if (rs->nvary) interpolate_avx2(f, &b);
+        if (fc && i) {
+            /* frag_coord_xy's x, (float)(bx + c) + 0.5, is the last block's + 4 exactly below
+             * 2^22, where every half-integer is a float */
+            if (bx < (1u << 22))
+                for (uint32_t l = 0; l < EG_SOFT_LANES; l += 8u) {
+                    v8f x;
+                    __builtin_memcpy(&x, inv.position.c[0].f + l, 32);
+                    x = x + V8(4.0f);
+                    __builtin_memcpy(inv.position.c[0].f + l, &x, 32);
+                }
+            else frag_coord_xy(&inv, bx, by);
+        }
+        if (fc && persp) for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv.position.c[3].f[l] = b.w1[l];
+        whole(regs, &inv);
+        if (blk) {
+            f->jit_pack(blk, t->row_pitch_B, &f->w->io_out[0]);
+            blk += 4u * 4u;   /* 4 texels of 4 bytes (eg_soft_pack_full_of) */
+        } else {
+            write_colors(f, bx, by, all, false);
+        }
+    }
+}
+#endif
+
+void eg_soft_shade_run(eg_soft_frag_t *f, uint32_t bx, uint32_t by, uint32_t n)
+{
+#if SHADE_AVX2
+    if (f->jit_fast) {
+        jit_run(f, bx, by, n);
+        return;
+    }
+#endif
+    for (uint32_t i = 0; i < n; i++, bx += 4u) {
+        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+        for (uint32_t s = 0; s < f->samples; s++) cov[s] = EG_SOFT_ALL_LANES;
+        eg_soft_shade_block(f, bx, by, cov);
     }
 }
 

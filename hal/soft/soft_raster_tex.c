@@ -61,9 +61,48 @@ void eg_soft_tex_destroy(struct eg_soft_raster_pipeline *r)
     r->fs_tex = NULL;
 }
 
+/* eg_soft_tex_prep's results per worker for the last draw it saw (helper "tex8", session 8): the
+ * bind, the view and sampler tests and the fast path's set-up were ~300 instructions a triangle
+ * (7 M of the bench's textured mesh). They depend only on the pipeline and the bound groups,
+ * which a draw's serial (eg_soft_pass_state_t) fixes, and on the fast-path switch. */
+typedef struct tex_cache {
+    uint64_t serial;
+    const eg_soft_pass_state_t *ps;
+    const struct eg_soft_raster_pipeline *rs;
+    bool fast_paths;
+    int32_t state;
+    const void *view, *sampler;
+    bool fast_ok;
+    struct eg_soft_sample_fast fast;
+    /* eg_soft_tex_mesh_kind's answer for the draw: 0 not asked yet */
+    int32_t mesh_kind;
+    const float *mesh_u, *mesh_v;
+    uint8_t mesh_ju, mesh_jv;
+} tex_cache_t;
+static tex_cache_t tex_cache[EMGPU_SOFT_MAX_THREADS];
+
+/* The worker's entry when it holds f's draw, else NULL. */
+static tex_cache_t *tex_cache_of(const eg_soft_frag_t *f)
+{
+    tex_cache_t *c = f->w->index < EG_ARRAY_LEN(tex_cache) && f->ps->serial ? &tex_cache[f->w->index] : NULL;
+    return c && c->serial == f->ps->serial && c->ps == f->ps && c->rs == f->rs &&
+                   c->fast_paths == eg_soft_raster_fast_paths
+               ? c
+               : NULL;
+}
+
 bool eg_soft_tex_prep(eg_soft_frag_t *f)
 {
     if (f->tex_state == 0) {
+        tex_cache_t *c = tex_cache_of(f);
+        if (c) {
+            f->tex_state = c->state;
+            f->tex_view = c->view;
+            f->tex_sampler = c->sampler;
+            f->tex_fast_ok = c->fast_ok;
+            f->tex_fast = c->fast;
+            return f->tex_state > 0;
+        }
         const struct eg_soft_raster_pipeline *rs = f->rs;
         eg_vm_res_t res;
         eg_vm_bind(rs->fs, &f->ps->bound, &res);
@@ -77,6 +116,10 @@ bool eg_soft_tex_prep(eg_soft_frag_t *f)
         f->tex_state = ok ? 1 : -1;
         /* eg_soft_sample's per-call set-up (level, format, modes) once per triangle */
         f->tex_fast_ok = ok && eg_soft_raster_fast_paths && eg_soft_sample_fast_prep(view, smp, &f->tex_fast);
+        if (f->w->index < EG_ARRAY_LEN(tex_cache) && f->ps->serial) {
+            tex_cache[f->w->index] = (tex_cache_t){ f->ps->serial, f->ps, rs, eg_soft_raster_fast_paths, f->tex_state,
+                                                    view, smp, f->tex_fast_ok, f->tex_fast, 0, NULL, NULL, 0, 0 };
+        }
     }
     return f->tex_state > 0;
 }
@@ -90,6 +133,28 @@ bool eg_soft_tex_direct(const eg_soft_frag_t *f, const float **u, const float **
     *u = f->w->io_in[tp->cls.uv[0] >> 2].c[tp->cls.uv[0] & 3u].f;
     *v = f->w->io_in[tp->cls.uv[1] >> 2].c[tp->cls.uv[1] & 3u].f;
     return true;
+}
+
+int32_t eg_soft_tex_mesh_kind(eg_soft_frag_t *f)
+{
+    tex_cache_t *c = tex_cache_of(f);
+    if (c && c->mesh_kind) {
+        f->mesh_u = c->mesh_u;
+        f->mesh_v = c->mesh_v;
+        f->mesh_ju = c->mesh_ju;
+        f->mesh_jv = c->mesh_jv;
+        return c->mesh_kind;
+    }
+    int32_t k = eg_soft_tex_direct(f, &f->mesh_u, &f->mesh_v) ? 1 : -1;
+    if (k > 0 && eg_soft_mesh_block_ok(f)) k = 2;
+    if (c) {
+        c->mesh_kind = k;
+        c->mesh_u = f->mesh_u;
+        c->mesh_v = f->mesh_v;
+        c->mesh_ju = f->mesh_ju;
+        c->mesh_jv = f->mesh_jv;
+    }
+    return k;
 }
 
 /* One output component over all lanes (soft_span.c shade_comp, the same operations). */

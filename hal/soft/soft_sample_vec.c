@@ -72,6 +72,43 @@ typedef uint32_t sv8_u __attribute__((vector_size(32)));
 #define SV_LOAD(base, o) \
     ((sv8_u)__builtin_ia32_gathersiv8si(SV_I(0), (const int *)(const void *)(base), (sv8_i)(o), SV_I(-1), 1))
 #include "hal/soft/soft_sample_vec.inc"
+
+/* the mesh path's sample-and-store (helper "tex8", session 8): m8_group */
+#include "hal/soft/soft_sample_mesh8.inc"
+
+static SV_ATTR EG_ALWAYS_INLINE void st8_rgba8(uint32_t mu, uint32_t mv, bool swap, const eg_soft_subres_t *s,
+                                               const float *u, const float *v, eg_soft_mask_t mask, uint8_t *dst,
+                                               size_t pitch_B)
+{
+    const m8_ax_t au = m8_ax(s->width_el), av = m8_ax(s->height_el);
+    uint32_t m0 = (uint32_t)mask & 0xffu, m1 = (uint32_t)(mask >> 8) & 0xffu;
+    m8_f fu, fv;   /* every lane: the axes give in-range texels for any input */
+    if (m0) {
+        __builtin_memcpy(&fu, u, sizeof fu);
+        __builtin_memcpy(&fv, v, sizeof fv);
+        m8_group(mu, mv, swap, s->base, s->row_pitch_B, &au, &av, fu, fv, m0, dst, pitch_B);
+    }
+    if (m1) {
+        __builtin_memcpy(&fu, u + 8, sizeof fu);
+        __builtin_memcpy(&fv, v + 8, sizeof fv);
+        m8_group(mu, mv, swap, s->base, s->row_pitch_B, &au, &av, fu, fv, m1, dst + 2u * pitch_B, pitch_B);
+    }
+}
+
+static SV_ATTR void st8_rgba8_modes(uint32_t mu, uint32_t mv, bool swap, const eg_soft_subres_t *s, const float *u,
+                                    const float *v, eg_soft_mask_t mask, uint8_t *dst, size_t pitch_B)
+{
+    if (mu == ADDR_REPEAT && mv == ADDR_REPEAT) {
+        if (swap) st8_rgba8(ADDR_REPEAT, ADDR_REPEAT, true, s, u, v, mask, dst, pitch_B);
+        else st8_rgba8(ADDR_REPEAT, ADDR_REPEAT, false, s, u, v, mask, dst, pitch_B);
+    } else if (mu == ADDR_CLAMP && mv == ADDR_CLAMP) {
+        st8_rgba8(ADDR_CLAMP, ADDR_CLAMP, swap, s, u, v, mask, dst, pitch_B);
+    } else if (mu == ADDR_REPEAT) {
+        st8_rgba8(ADDR_REPEAT, ADDR_CLAMP, swap, s, u, v, mask, dst, pitch_B);
+    } else {
+        st8_rgba8(ADDR_CLAMP, ADDR_REPEAT, swap, s, u, v, mask, dst, pitch_B);
+    }
+}
 #undef sv_f
 #undef sv_i
 #undef sv_u
@@ -123,6 +160,16 @@ void eg_soft_sample_rgba8_avx2(const struct eg_soft_sample_fast *p, const float 
     (void)p; (void)u; (void)v; (void)mask; (void)out;
 #endif
 }
+
+void eg_soft_sample_rgba8_store_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v,
+                                     eg_soft_mask_t mask, bool dst_bgra, uint8_t *dst, size_t pitch_B)
+{
+#if SAMPLE_AVX2
+    st8_rgba8_modes(p->mu, p->mv, (p->fmt == FAST_BGRA8) != dst_bgra, &p->s, u, v, mask, dst, pitch_B);
+#else
+    (void)p; (void)u; (void)v; (void)mask; (void)dst_bgra; (void)dst; (void)pitch_B;
+#endif
+}
 #else
 bool eg_soft_sample_rgba8_vec(bool bgra, uint32_t mu, uint32_t mv, const eg_soft_subres_t *s, const float *u,
                               const float *v, eg_soft_mask_t mask, eg_soft_vec4_t *out)
@@ -141,6 +188,12 @@ void eg_soft_sample_rgba8_avx2(const struct eg_soft_sample_fast *p, const float 
                                eg_soft_vec4_t *out)
 {
     (void)p; (void)u; (void)v; (void)mask; (void)out;
+}
+
+void eg_soft_sample_rgba8_store_avx2(const struct eg_soft_sample_fast *p, const float *u, const float *v,
+                                     eg_soft_mask_t mask, bool dst_bgra, uint8_t *dst, size_t pitch_B)
+{
+    (void)p; (void)u; (void)v; (void)mask; (void)dst_bgra; (void)dst; (void)pitch_B;
 }
 #endif
 

@@ -70,6 +70,8 @@ typedef uint16_t fz4_h __attribute__((vector_size(8)));
 #define FZ_MIN(a, b) __builtin_ia32_minps((a), (b))
 #define FZ_MOVMSK(m) __builtin_ia32_movmskps((fz4_f)(m))
 #endif
+#define FZ_JOIN(a, b) ((void)(b), (a))
+#define FZ_PACK16(w) __builtin_convertvector((w), fz4_h)
 #include "hal/soft/soft_span_fused.inc"
 #undef FZ_W
 #undef fz_vf
@@ -81,6 +83,8 @@ typedef uint16_t fz4_h __attribute__((vector_size(8)));
 #undef FZ_MAX
 #undef FZ_MIN
 #undef FZ_MOVMSK
+#undef FZ_JOIN
+#undef FZ_PACK16
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
 #define FZ_AVX2 1
@@ -99,6 +103,10 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #define FZ_MIN(a, b) __builtin_ia32_minps256((a), (b))
 #define FZ_MOVMSK(m) __builtin_ia32_movmskps256((fz8_f)(m))
 #define FZ_IMIN(a, b) __builtin_ia32_pminsd256((a), (b))
+#define FZ_JOIN(a, b) __builtin_shufflevector((a), (b), 0, 1, 2, 3, 12, 13, 14, 15)
+/* 8 x uint32 below 2^16 -> 8 x uint16 (PACKUSDW of the two halves; GCC's conversion takes ~28) */
+#define FZ_PACK16(w) ((fz8_h)__builtin_ia32_packusdw128((fz4_i)__builtin_shufflevector((w), (w), 0, 1, 2, 3), \
+                                                        (fz4_i)__builtin_shufflevector((w), (w), 4, 5, 6, 7)))
 #include "hal/soft/soft_span_fused.inc"
 #undef FZ_W
 #undef fz_vf
@@ -111,6 +119,8 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #undef FZ_MIN
 #undef FZ_MOVMSK
 #undef FZ_IMIN
+#undef FZ_JOIN
+#undef FZ_PACK16
 #endif
 
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)

@@ -119,6 +119,9 @@ struct eg_soft_program {
     /* Offset in jit of the whole program as one function (eg_vm_jit_whole_fn_t), 0 = none: set
      * where the program is BLOCK 0, then only translated instructions, then END (soft_jit.c). */
     uint32_t jit_whole_at;
+    /* Offsets in jit of the whole program looped over a row of blocks with the RGBA8 ([0]) /
+     * BGRA8 ([1]) pack (eg_vm_jit_rows_fn_t, soft_jit.c j_rows), 0 = none (helper "blk8"). */
+    uint32_t jit_rows_at[2];
     uint32_t slot_count;
     eg_vm_slot_t slots[EG_VM_MAX_SLOTS];
     bool uses_barrier;

@@ -160,7 +160,10 @@ static void memory_op(const eg_soft_program_t *p, eg_vm_state_t *st, const eg_vm
         if (!dyn) {   /* the same address in every lane (uniforms): one load */
             const uint8_t *q = in_range(mem, size, in->imm);
             uint32_t v = q ? load32(q) : 0u;
-            L_ t->u[l] = st->exec >> l & 1u ? v : 0u;
+            /* a plain broadcast when every lane runs (vertex batches, ~130 -> ~10 instructions
+             * a load), else the same values branch-free: v where the lane's bit is set */
+            if (st->exec == EG_SOFT_ALL_LANES) L_ t->u[l] = v;
+            else L_ t->u[l] = (0u - ((uint32_t)st->exec >> l & 1u)) & v;
             break;
         }
         L_ {

@@ -41,6 +41,7 @@ struct eg_vm_top {
 #define TH_OPS(U, B, T) \
     U(MOV) U(FABS) U(FNEG) U(FFLOOR) U(FFRACT) TH_SQRT_(U) \
     B(FADD) B(FSUB) B(FMUL) B(FMIN) B(FMAX) B(FLT) B(FGT) B(FLE) B(FGE) B(IADD) B(AND) B(OR) \
+    B(FDIV) B(FSTEP) B(FEQ) B(IEQ) B(INE) B(ISUB) B(XOR) \
     T(FFMA) T(FMIX) T(FCLAMP) T(SELECT)
 #ifdef VM_SIMD_SQRT
 #define TH_SQRT_(U) U(FSQRT)

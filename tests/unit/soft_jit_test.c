@@ -106,7 +106,8 @@ EG_TEST(soft_jit, ops_special_values_equal_threaded_and_switch)
     static const uint16_t ops[] = { EG_VM_MOV, EG_VM_FABS, EG_VM_FNEG, EG_VM_FFLOOR, EG_VM_FFRACT, EG_VM_FSQRT,
                                     EG_VM_FADD, EG_VM_FSUB, EG_VM_FMUL, EG_VM_FMIN, EG_VM_FMAX, EG_VM_FLT,
                                     EG_VM_FGT, EG_VM_FLE, EG_VM_FGE, EG_VM_IADD, EG_VM_AND, EG_VM_OR,
-                                    EG_VM_FFMA, EG_VM_FMIX, EG_VM_FCLAMP, EG_VM_SELECT };
+                                    EG_VM_FDIV, EG_VM_FSTEP, EG_VM_FEQ, EG_VM_IEQ, EG_VM_INE, EG_VM_ISUB,
+                                    EG_VM_XOR, EG_VM_FFMA, EG_VM_FMIX, EG_VM_FCLAMP, EG_VM_SELECT };
     uint32_t checked = 0;
     for (uint32_t o = 0; o < EG_ARRAY_LEN(ops); o++) {
         /* km bit 3: destination = operand a; bit 4: a store between the loads and the operation
@@ -136,7 +137,7 @@ EG_TEST(soft_jit, ops_special_values_equal_threaded_and_switch)
                 /* lanes where two operands are NaN, or (FFMA, FMIX) any operand is: a product
                  * inf * 0 or a sum inf - inf makes a NaN that may meet it */
                 eg_soft_mask_t nan2 = 0;
-                uint32_t arity = o < 6u ? 1u : o < 18u ? 2u : 3u;
+                uint32_t arity = o < 6u ? 1u : o < 25u ? 2u : 3u;
                 for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
                     uint32_t nans = 0;
                     for (uint32_t i = 0; i < arity; i++)
@@ -152,7 +153,7 @@ EG_TEST(soft_jit, ops_special_values_equal_threaded_and_switch)
             }
         }
     }
-    EG_EXPECT_EQ_U(checked, 22u * 32u * 24u);
+    EG_EXPECT_EQ_U(checked, 29u * 32u * 24u);
     jit_release_prev();
     EG_EXPECT_EQ_U(eg_vm_jit_pages_used(), 0u);             /* every build freed its pages */
 }
@@ -280,6 +281,92 @@ EG_TEST(soft_jit, whole_program_equals_threaded_and_switch)
         }
     EG_EXPECT_EQ_U(bad, 0u);
     jit_release_prev();
+    EG_EXPECT_EQ_U(eg_vm_jit_pages_used(), 0u);
+}
+
+/* The rows function (soft_jit.c j_rows): per block the whole program, then out[0] packed to
+ * RGBA8 or BGRA8 bytes, rows advancing 16 bytes and FragCoord.x 4.0. Against the whole-program
+ * function run block by block with x set to (4 b + column) + 0.5 and each byte computed here by
+ * WebGPU's unorm conversion as soft_raster_output.c writes it, (int)(clamp(v, 0, 1) * 255 + 0.5)
+ * with NaN -> 0: 3 blocks into a 12 px wide target of pitch 52 (4 bytes of padding per row,
+ * which must stay as they were). The stored components: a raw input (special values: NaNs,
+ * infinities, -0, denormals, > 1), FRACT of x * constant, a FMIX with a constant weight, a
+ * constant; with BGRA8 the bytes swap R and B. Fails with the halves' rows swapped, the clamps'
+ * operands swapped (NaN lanes), or x not stepped. */
+EG_TEST(soft_jit, rows_equal_whole_program_and_pack)
+{
+    if (!jit_usable()) EG_NOT_APPLICABLE("no AVX2 on this CPU, or no threaded code (EMGPU_SOFT_SIMD 0)");
+    uint32_t n = 0;
+    for (uint16_t k = 0; k < 2; k++)
+        jit_code[n++] = (eg_vm_inst_t){ EG_VM_LD_SYS, k, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE,
+                                        EG_VM_SYS_FRAG_COORD + k };
+    jit_code[n++] = (eg_vm_inst_t){ .op = EG_VM_BLOCK, .imm = 0, .a = 0, .b = 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_LD_IN, 2, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_FMUL, 3, 0, EG_VM_CONST_BASE + 0, EG_VM_NONE, EG_VM_NONE, 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_FFRACT, 4, 3, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_FMUL, 5, 1, EG_VM_CONST_BASE + 1, EG_VM_NONE, EG_VM_NONE, 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_FMIX, 6, 5, 4, EG_VM_CONST_BASE + 2, EG_VM_NONE, 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_ST_OUT, EG_VM_NONE, 2, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 0 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_ST_OUT, EG_VM_NONE, 4, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 1 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_ST_OUT, EG_VM_NONE, 6, EG_VM_NONE, EG_VM_NONE, EG_VM_NONE, 2 };
+    jit_code[n++] = (eg_vm_inst_t){ EG_VM_ST_OUT, EG_VM_NONE, EG_VM_CONST_BASE + 1, EG_VM_NONE, EG_VM_NONE,
+                                    EG_VM_NONE, 3 };
+    jit_code[n++] = (eg_vm_inst_t){ .op = EG_VM_END };
+    jit_code[2].a = (uint16_t)(n - 1u);
+    jit_program(n);
+    jit_p.reg_count = 7;
+    static const float kv[3] = { 0.37f, 0.0625f, 0.25f };
+    for (uint32_t c = 0; c < 3; c++)
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            union { float f; uint32_t u; } k = { kv[c] };
+            jit_consts[c].u[l] = k.u;
+            jit_in[0].c[0].u[l] = jit_special[(l * 5u + 2u) % 24u];
+        }
+    jit_p.thread = NULL;
+    eg_vm_thread_build(&jit_p, jit_thread_mem, 0);
+    if (!eg_vm_jit_build(&jit_p)) { eg_test_fail(__FILE__, __LINE__, "eg_vm_jit_build failed"); return; }
+    if (!jit_p.jit_rows_at[0] || !jit_p.jit_rows_at[1]) {
+        eg_vm_jit_free(&jit_p);
+        EG_NOT_APPLICABLE("no rows function on this ABI (Windows x64)");
+    }
+    static const uint8_t orders[2][4] = { { 0, 1, 2, 3 }, { 2, 1, 0, 3 } };
+    static eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+    uint32_t bad = 0, nonzero = 0;
+    for (uint32_t o = 0; o < 2u; o++) {
+        enum { PITCH = 52, BLOCKS = 3 };
+        static uint8_t got[4 * PITCH], want[4 * PITCH];
+        eg_memset(got, 0xab, sizeof got);
+        eg_memset(want, 0xab, sizeof want);
+        eg_soft_invocation_t inv = { .in = jit_in, .out = jit_out, .active = EG_SOFT_ALL_LANES };
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            inv.position.c[0].f[l] = (float)(l & 3u) + 0.5f;
+            inv.position.c[1].f[l] = (float)(l >> 2) + 7.5f;
+        }
+        eg_vm_jit_rows_t a;
+        for (uint32_t r = 0; r < 4u; r++) a.row[r] = got + r * PITCH;
+        a.n = BLOCKS;
+        ((eg_vm_jit_rows_fn_t)(uintptr_t)(jit_p.jit + jit_p.jit_rows_at[o]))(regs, &inv, &a);
+        EG_EXPECT(inv.position.c[0].f[5] == 1.5f + 4.0f * BLOCKS);   /* x stepped per block */
+        for (uint32_t b = 0; b < BLOCKS; b++) {
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) inv.position.c[0].f[l] = (float)(4u * b + (l & 3u)) + 0.5f;
+            ((eg_vm_jit_whole_fn_t)(uintptr_t)(jit_p.jit + jit_p.jit_whole_at))(regs, &inv);
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                for (uint32_t k = 0; k < 4u; k++) {
+                    float v = jit_out[0].c[orders[o][k]].f[l];
+                    float cl = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;   /* NaN fails v > 0: 0 */
+                    uint8_t byte = (uint8_t)(int32_t)(cl * 255.0f + 0.5f);
+                    want[(l >> 2) * PITCH + (4u * b + (l & 3u)) * 4u + k] = byte;
+                    nonzero += byte != 0u && byte != 255u;
+                }
+        }
+        for (uint32_t i = 0; i < sizeof got; i++)
+            if (got[i] != want[i] && bad++ < 4u)
+                eg_test_printf("    order %u byte %u (row %u): rows %02x, whole + pack %02x\n", (unsigned)o,
+                               (unsigned)i, (unsigned)(i / PITCH), got[i], want[i]);
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(nonzero > 40u);   /* the values are not all clamped */
+    eg_vm_jit_free(&jit_p);
     EG_EXPECT_EQ_U(eg_vm_jit_pages_used(), 0u);
 }
 

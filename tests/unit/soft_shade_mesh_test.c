@@ -33,14 +33,31 @@ typedef struct mesh_res {
 /* The pipeline of the bench's mesh row: scene_tex (output = the texture's sample at the input
  * uv), a 5x3 RGBA8 texture (odd sizes: repeat wraps inside the vector loops) with linear
  * filtering, repeat in u and clamp in v, RGBA8 target, Depth32Float with `compare`, writes on. */
+/* The variants of mesh_cfg_t (helper "tex8"): target format, texture format, address modes in
+ * u and v, depth writes. */
+typedef struct mesh_cfg {
+    WGPUTextureFormat target, texture;
+    WGPUAddressMode au, av;
+    bool depth_write;
+} mesh_cfg_t;
+
+static bool mesh_init_cfg(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare, const mesh_cfg_t *cfg);
+
 static bool mesh_init(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare)
 {
+    const mesh_cfg_t cfg = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_RGBA8Unorm, WGPUAddressMode_Repeat,
+                             WGPUAddressMode_ClampToEdge, true };
+    return mesh_init_cfg(d, r, compare, &cfg);
+}
+
+static bool mesh_init_cfg(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare, const mesh_cfg_t *cfg)
+{
     eg_memset(r, 0, sizeof *r);
-    r->ct = t_texture(d, WGPUTextureFormat_RGBA8Unorm, MESH_PX, MESH_PX, 1, 1, 1,
+    r->ct = t_texture(d, cfg->target, MESH_PX, MESH_PX, 1, 1, 1,
                       WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     r->dt = t_texture(d, WGPUTextureFormat_Depth32Float, MESH_PX, MESH_PX, 1, 1, 1,
                       WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
-    r->tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, 5, 3, 1, 1, 1,
+    r->tex = t_texture(d, cfg->texture, 5, 3, 1, 1, 1,
                        WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
     r->cv = wgpuTextureCreateView(r->ct, NULL);
     r->dv = wgpuTextureCreateView(r->dt, NULL);
@@ -55,7 +72,7 @@ static bool mesh_init(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare)
     wgpuQueueWriteTexture(eg_test_queue(), &ti, texels, sizeof texels, &bl, &ext);
     WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
     sd.magFilter = WGPUFilterMode_Linear; sd.minFilter = WGPUFilterMode_Linear;
-    sd.addressModeU = WGPUAddressMode_Repeat; sd.addressModeV = WGPUAddressMode_ClampToEdge;
+    sd.addressModeU = cfg->au; sd.addressModeV = cfg->av;
     r->smp = wgpuDeviceCreateSampler(d, &sd);
     r->vs = t_spv_module(d, "scene_tex.vert");
     r->fs = t_spv_module(d, "scene_tex.frag");
@@ -63,14 +80,14 @@ static bool mesh_init(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare)
     WGPUVertexBufferLayout vb;
     t_pos_attr_layout(va, &vb, sizeof(mvtx_t), WGPUVertexFormat_Float32x4);
     WGPUColorTargetState cts = WGPU_COLOR_TARGET_STATE_INIT;
-    cts.format = WGPUTextureFormat_RGBA8Unorm;
+    cts.format = cfg->target;
     WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
     fst.module = r->fs;
     fst.targetCount = 1;
     fst.targets = &cts;
     WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
     ds.format = WGPUTextureFormat_Depth32Float;
-    ds.depthWriteEnabled = WGPUOptionalBool_True;
+    ds.depthWriteEnabled = cfg->depth_write ? WGPUOptionalBool_True : WGPUOptionalBool_False;
     ds.depthCompare = compare;
     WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
     pd.vertex.module = r->vs;
@@ -187,6 +204,58 @@ EG_TEST(soft_shade, mesh_path_equals_general)
         uint32_t replaced = 0;   /* LessEqual let the second, equal-depth triangles through */
         for (uint32_t i = 0; i < 256u * MESH_PX; i++) replaced += less[i] != a[i];
         EG_EXPECT(replaced > 100u);
+    }
+    eg_test_device_release();
+#else
+    EG_SKIP("soft backend not compiled in");
+#endif
+}
+
+/* The one-pass mesh block (soft_sample_mesh.c, helper "tex8": depth, uv, bilinear sample and the
+ * 8-bit pack together, taken at eg_soft_shade_vw 8 on AVX2 CPUs) against the general path (fast
+ * paths off: the VM, the lane-loop sampler, the float pack): the same color and depth bytes for
+ * RGBA8 and BGRA8 targets and textures (both byte orders of the sample-and-store, swapped and
+ * not), the four address-mode pairs (odd texture sizes, uv beyond [0, 1]), depth writes on and
+ * off, Less and LessEqual; enough pixels drawn each time. */
+EG_TEST(soft_shade, mesh_block_variants_equal_general)
+{
+#if EMGPU_HAL_SOFT
+    static uint8_t a[2 * 256 * MESH_PX], c[2 * 256 * MESH_PX];
+    static const mesh_cfg_t cfgs[] = {
+        { WGPUTextureFormat_BGRA8Unorm, WGPUTextureFormat_RGBA8Unorm, WGPUAddressMode_Repeat, WGPUAddressMode_Repeat, true },
+        { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm, WGPUAddressMode_ClampToEdge,
+          WGPUAddressMode_ClampToEdge, true },
+        { WGPUTextureFormat_BGRA8Unorm, WGPUTextureFormat_BGRA8Unorm, WGPUAddressMode_ClampToEdge, WGPUAddressMode_Repeat,
+          false },
+        { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_RGBA8Unorm, WGPUAddressMode_Repeat, WGPUAddressMode_Repeat,
+          false },
+    };
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft internals"); }
+    uint32_t saved = eg_soft_shade_vw;
+    for (uint32_t k = 0; k < EG_ARRAY_LEN(cfgs); k++) {
+        mesh_res_t r;
+        bool ok = mesh_init_cfg(d, &r, k & 1u ? WGPUCompareFunction_LessEqual : WGPUCompareFunction_Less, &cfgs[k]);
+        eg_soft_shade_vw = 8u;
+        ok = ok && mesh_draw(d, &r, a);
+        eg_soft_shade_vw = saved;
+        bool fast = eg_soft_raster_fast_paths;
+        eg_soft_raster_fast_paths = false;
+        ok = ok && mesh_draw(d, &r, c);
+        eg_soft_raster_fast_paths = fast;
+        mesh_release(&r);
+        EG_ASSERT(ok);
+        uint32_t drawn = 0, differ = 0;
+        for (uint32_t y = 0; y < MESH_PX; y++)
+            for (uint32_t x = 0; x < MESH_PX; x++) {
+                const uint8_t *pa = a + y * 256u + x * 4u, *pc = c + y * 256u + x * 4u;
+                const uint8_t *za = a + 256u * MESH_PX + y * 256u + x * 4u, *zc = c + 256u * MESH_PX + y * 256u + x * 4u;
+                drawn += (pa[0] | pa[1] | pa[2] | pa[3]) != 0u;
+                differ += eg_memcmp(pa, pc, 4) != 0 || eg_memcmp(za, zc, 4) != 0;
+            }
+        EG_EXPECT_EQ_U(differ, 0u);
+        EG_EXPECT(drawn > 100u);
     }
     eg_test_device_release();
 #else
