@@ -262,11 +262,28 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_HEAP_BLOCKS
 #define EMGPU_SOFT_HEAP_BLOCKS 256
 #endif
-/** Post-transform vertices (and primitives) per rasterizer batch (hal/soft/soft_draw.c): a
- *  static store of this many vertices x (16 + 256) bytes. Bigger draws are split into batches;
- *  vertices shared across a batch boundary are shaded again. Multiple of 16, 16..4096. */
+/** Post-transform vertices per rasterizer batch (hal/soft/soft_draw.c): a static store of this
+ *  many vertices x ~310 bytes (the vertex, its slot tables and hash). Bigger draws are split
+ *  into batches; vertices shared across a batch boundary are shaded again. Multiple of 16,
+ *  16..4096. Hosted boards (those with an environment) take 256: a batch then spans several
+ *  rows of a grid mesh, so most vertices are shaded once (bench row 8: 0.6x the vertex
+ *  shading); MCUs keep 64 (~20 KiB). */
 #ifndef EMGPU_SOFT_VERTEX_BATCH
+#if EMGPU_PORT_HAS_ENV
+#define EMGPU_SOFT_VERTEX_BATCH 256
+#else
 #define EMGPU_SOFT_VERTEX_BATCH 64
+#endif
+#endif
+/** Primitives per rasterizer batch (6 bytes each): EMGPU_SOFT_VERTEX_BATCH on MCUs; twice that
+ *  on hosted boards, since an indexed mesh has about two triangles per vertex and a batch that
+ *  runs out of primitive slots first leaves its vertex store half used. 16..8192. */
+#ifndef EMGPU_SOFT_PRIM_BATCH
+#if EMGPU_PORT_HAS_ENV
+#define EMGPU_SOFT_PRIM_BATCH (2 * EMGPU_SOFT_VERTEX_BATCH)
+#else
+#define EMGPU_SOFT_PRIM_BATCH EMGPU_SOFT_VERTEX_BATCH
+#endif
 #endif
 /** Static scratch of the soft shader compiler (bytes): holds one entry point's IR and the
  *  compiler's tables while a pipeline is created (the program then moves to the soft heap).

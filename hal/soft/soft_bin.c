@@ -4,6 +4,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_span.h"
 
 _Static_assert(EMGPU_SOFT_TILE_PX >= 4 && EMGPU_SOFT_TILE_PX % 4 == 0,
                "EMGPU_SOFT_TILE_PX: a multiple of 4 (4x4 blocks never straddle tiles)");
@@ -117,6 +118,7 @@ static uint32_t tile_width(uint32_t t, uint32_t w_px)
 void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
 {
     eg_soft_workers_wait();   /* the last pass end joined already: a no-op, kept as a guard */
+    eg_soft_span_epoch++;     /* no worker runs: the span path's texture look-ups expire */
     B.fb = fb;
     B.cap_B = sizeof arena_mem;
     if (B.limit_B && B.limit_B < B.cap_B) B.cap_B = B.limit_B;

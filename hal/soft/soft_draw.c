@@ -12,15 +12,17 @@
 #include "hal/soft/soft_bin.h"
 
 #define VB EMGPU_SOFT_VERTEX_BATCH
+#define PB EMGPU_SOFT_PRIM_BATCH
 #define HASH_N (2u * VB)
 _Static_assert(VB >= 16 && VB % EG_SOFT_LANES == 0 && VB <= 4096, "EMGPU_SOFT_VERTEX_BATCH: multiple of 16, 16..4096");
+_Static_assert(PB >= 16 && PB <= 8192, "EMGPU_SOFT_PRIM_BATCH: 16..8192");
 
 /* Batch memory (static: no allocation while drawing). */
 static eg_soft_vtx_t vstore[VB];
 static uint32_t slot_vid[VB];
 static uint32_t slot_inst[VB];             /* instance of each slot: a batch spans instances */
 static uint16_t hash_tab[HASH_N];          /* slot + 1, 0 = empty */
-static uint16_t prim_slots[VB][3];
+static uint16_t prim_slots[PB][3];
 static eg_soft_vtx_t clip_pool[16];   /* 7 clip planes add at most 2 vertices each */
 /* Per slot, once per shaded vertex rather than per primitive using it: bit p = outside clip
  * plane p, CODE_BAD = non-finite position; window x, y, z, 1/w of slots inside every plane. */
@@ -351,7 +353,7 @@ static void add_prim(batch_t *b, const uint32_t *vid)
 {
     uint32_t s[3] = { 0, 0, 0 };
     for (int attempt = 0; attempt < 2; attempt++) {
-        bool ok = b->nprims < VB;
+        bool ok = b->nprims < PB;
         for (uint32_t i = 0; ok && i < b->verts_per_prim; i++) {
             s[i] = slot_of(b, vid[i]);
             ok = s[i] < VB;

@@ -306,16 +306,62 @@ static void row_interval(const int64_t c[3], const int64_t s[3], int64_t n, int6
  * every lane covered (block_cov_e's result there); only the blocks between take block_cov_e
  * (a full-screen quad's blocks were 114 instructions each, nearly all accepted). */
 #define WALK_RUN_MIN 6   /* blocks in a row from which the intervals pay (row 8's mesh: not) */
+
+/* walk_body's loop for a narrow triangle (n < WALK_RUN_MIN blocks a row: no intervals) in the
+ * textured mesh's one-pass state (helper "mblk8"): one sample, k->small. The same blocks, masks and
+ * calls as block_cov_e + eg_soft_shade_block: the reject (accept) test is the sign of the OR of
+ * the three edge sums (negative iff one is), the rectangle's rows are cut once per block row,
+ * and the block goes straight to mt->block. */
+static EG_ALWAYS_INLINE void walk_mesh(eg_soft_frag_t *f, const walk_t *k, const eg_soft_mesh_tri_t *mt, int64_t x0,
+                                       int64_t y0, int64_t n, const int64_t er0[3], const int64_t sx[3],
+                                       const int64_t sy[3], bool wide)
+{
+    static const uint16_t row_lanes[16] = { 0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
+                                            0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF };
+    int64_t er[3] = { er0[0], er0[1], er0[2] };
+    const int64_t r0 = k->ext[0][1], r1 = k->ext[1][1], r2 = k->ext[2][1];
+    const int64_t a0 = k->ext[0][0], a1 = k->ext[1][0], a2 = k->ext[2][0];
+    for (int64_t by0 = y0; by0 < k->py1; by0 += 4) {
+        uint32_t rows = by0 < k->py0 || by0 + 4 > k->py1 ? span4(k->py0 - by0, k->py1 - by0) : 15u;
+        int64_t e[3] = { er[0], er[1], er[2] };
+        for (int64_t kb = 0; kb < n; kb++, e[0] += sx[0], e[1] += sx[1], e[2] += sx[2]) {
+            if (((e[0] + r0) | (e[1] + r1) | (e[2] + r2)) < 0) continue;
+            int64_t bx0 = x0 + 4 * kb;
+            uint32_t cols = bx0 < k->px0 || bx0 + 4 > k->px1 ? span4(k->px0 - bx0, k->px1 - bx0) : 15u;
+            eg_soft_mask_t cov = (eg_soft_mask_t)(row_lanes[rows] & (0x1111u * cols));
+            if (((e[0] + a0) | (e[1] + a1) | (e[2] + a2)) < 0) {
+                int32_t a = e32(e[0] + k->samp_off[0][0]), b = e32(e[1] + k->samp_off[1][0]);
+                int32_t c = e32(e[2] + k->samp_off[2][0]);
+#if WALK_AVX2
+                cov &= (eg_soft_mask_t) ~(wide ? lanes_out32_8(k, a, b, c) : lanes_out32(k, a, b, c));
+#else
+                (void)wide;
+                cov &= (eg_soft_mask_t)~lanes_out32(k, a, b, c);
+#endif
+            }
+            if (cov && mt->block(f, mt, (uint32_t)bx0, (uint32_t)by0, e, cov)) f->w->tex_blocks++;
+        }
+        er[0] += sy[0]; er[1] += sy[1]; er[2] += sy[2];
+    }
+}
+
 static EG_ALWAYS_INLINE void walk_body(eg_soft_frag_t *f, const walk_t *k, bool wide)
 {
     int64_t x0 = k->px0 & ~3, y0 = k->py0 & ~3, er[3], sx[3], sy[3];
     eg_soft_shade_setup(f);   /* the block pipeline's per-triangle state (not for spans) */
+    /* the textured mesh's one-pass block called here, its constants splatted once (mblk8) */
+    eg_soft_mesh_tri_t mt;
+    const bool mesh = eg_soft_shade_mesh_direct(f, &mt);
     for (uint32_t i = 0; i < 3; i++) {
         er[i] = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
         sx[i] = f->s.A[i] * (4 * EG_SOFT_SUBPIX);
         sy[i] = f->s.B[i] * (4 * EG_SOFT_SUBPIX);
     }
     int64_t n = (k->px1 - x0 + 3) / 4;
+    if (mesh && k->small && f->samples == 1u && n < WALK_RUN_MIN) {
+        walk_mesh(f, k, &mt, x0, y0, n, er, sx, sy, wide);
+        return;
+    }
     /* the blocks wholly inside the rectangle's columns: block_cov_e's inside mask is all lanes */
     int64_t in_lo = (k->px0 - x0 + 3) / 4, in_hi = (k->px1 - x0) / 4;
     for (int64_t by0 = y0; by0 < k->py1; by0 += 4) {
@@ -338,7 +384,12 @@ static EG_ALWAYS_INLINE void walk_body(eg_soft_frag_t *f, const walk_t *k, bool 
                 continue;
             }
             eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
-            if (block_cov_e(f, k, bx0, by0, e, cov, wide)) eg_soft_shade_block(f, (uint32_t)bx0, (uint32_t)by0, cov);
+            if (!block_cov_e(f, k, bx0, by0, e, cov, wide)) {
+            } else if (!mesh) {
+                eg_soft_shade_block(f, (uint32_t)bx0, (uint32_t)by0, cov);
+            } else if (cov[0] && mt.block(f, &mt, (uint32_t)bx0, (uint32_t)by0, e, cov[0])) {
+                f->w->tex_blocks++;   /* (shade_mesh's count) */
+            }
             e[0] += sx[0]; e[1] += sx[1]; e[2] += sx[2];
         }
         er[0] += sy[0]; er[1] += sy[1]; er[2] += sy[2];

@@ -32,8 +32,9 @@
  * are those of rasterizing each triangle immediately, whatever the tile size or thread count.
  *
  * WORST CASE MEMORY: the vertex store holds EMGPU_SOFT_VERTEX_BATCH post-transform vertices of
- * (4 + 4 * EG_SOFT_MAX_LOCATIONS) floats; a batch holds at most EMGPU_SOFT_VERTEX_BATCH
- * primitives. The bin arena (EMGPU_SOFT_BIN_ARENA_BYTES) holds a pass's binned triangles: per
+ * (4 + 4 * EG_SOFT_MAX_LOCATIONS) floats (~310 B a vertex with its slot tables: 78 KiB at the
+ * hosted boards' 256, 20 KiB at the MCUs' 64); a batch holds at most EMGPU_SOFT_PRIM_BATCH
+ * primitives (6 B each; 2 x 256 hosted, 64 on MCUs). The bin arena (EMGPU_SOFT_BIN_ARENA_BYTES) holds a pass's binned triangles: per
  * triangle ~64 B (128 B with threads: the edge set-up) + 12 * nvary B + one reference (one 64 B chunk per 6 references on 64-bit
  * hosts, 32 B on 32-bit) per tile touched, plus one state snapshot (sizeof
  * eg_soft_pass_state_t, ~0.5 KiB) per state change. When it is full, the tiles are rasterized
@@ -378,6 +379,22 @@ bool eg_soft_mesh_block_ok(eg_soft_frag_t *f);
 /** shade_mesh's block (depth test and write, sample, store to target 0) in one pass, the same
  *  bytes; returns the pixels of cov that passed the depth test. */
 eg_soft_mask_t eg_soft_mesh_block(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov);
+/** soft_sample_mesh.c (helper "mblk8", session 8): eg_soft_mesh_block's per-triangle constants
+ *  splatted once (eg_soft_mesh_tri_prep, after eg_soft_mesh_block_ok held for f's triangle), and
+ *  its block taking them and the walk's edge values e at the block origin: the same bytes. */
+typedef struct eg_soft_mesh_tri {
+    float vec[16][8];                  /* depth a0 d1 d2 bias off lo hi, invw 0-2, u a0 d1 d2, v a0 d1 d2 */
+    float axf[2][2][8];                /* per axis (u, v): m8_ax_t's fn, hi */
+    int32_t axi[2][2][8];              /* its n, last */
+    int64_t half[2];                   /* edges 1, 2: A (SUBPIX / 2) + B (SUBPIX / 2) */
+    const uint32_t (*k)[8];            /* soft_sample_mesh8.inc m8_k_tab: m8_group's constants */
+    eg_soft_mask_t (*block)(const eg_soft_frag_t *f, const struct eg_soft_mesh_tri *m, uint32_t bx, uint32_t by,
+                            const int64_t e[3], eg_soft_mask_t cov);
+} eg_soft_mesh_tri_t;
+void eg_soft_mesh_tri_prep(const eg_soft_frag_t *f, eg_soft_mesh_tri_t *m);
+/** soft_raster_shade.c (mblk8): whether f's triangle takes eg_soft_mesh_block for every block
+ *  eg_soft_shade_block would run (then m is prepared); false on builds without it. */
+bool eg_soft_shade_mesh_direct(eg_soft_frag_t *f, eg_soft_mesh_tri_t *m);
 
 /** Depth plane and depth bias of f's triangle (after f->s is set up). */
 void eg_soft_depth_setup(eg_soft_frag_t *f);

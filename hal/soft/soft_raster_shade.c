@@ -724,6 +724,24 @@ bool eg_soft_shade_const_rect(eg_soft_frag_t *f, uint32_t x0, uint32_t y0, uint3
     return true;
 }
 
+/* eg_soft_shade_block's and shade_mesh's tests for the one-pass block, once per triangle (helper
+ * "mblk8"): their results depend on the triangle's state only (eg_soft_tex_prep and
+ * eg_soft_tex_mesh_kind cache theirs in f), so the walk may call the block itself. */
+bool eg_soft_shade_mesh_direct(eg_soft_frag_t *f, eg_soft_mesh_tri_t *m)
+{
+#if SHADE_AVX2
+    if (!f->mesh_fast || !eg_soft_raster_fast_paths || !eg_soft_tex_prep(f)) return false;
+    if (f->mesh_tex == 0) f->mesh_tex = eg_soft_tex_mesh_kind(f);
+    if (f->mesh_tex != 2) return false;
+    eg_soft_mesh_tri_prep(f, m);
+    return m->block != NULL;
+#else
+    (void)f;
+    (void)m;
+    return false;
+#endif
+}
+
 void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;

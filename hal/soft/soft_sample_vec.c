@@ -81,17 +81,18 @@ static SV_ATTR EG_ALWAYS_INLINE void st8_rgba8(uint32_t mu, uint32_t mv, bool sw
                                                size_t pitch_B)
 {
     const m8_ax_t au = m8_ax(s->width_el), av = m8_ax(s->height_el);
+    const uint32_t (*k)[8] = m8_k_tab;
     uint32_t m0 = (uint32_t)mask & 0xffu, m1 = (uint32_t)(mask >> 8) & 0xffu;
     m8_f fu, fv;   /* every lane: the axes give in-range texels for any input */
     if (m0) {
         __builtin_memcpy(&fu, u, sizeof fu);
         __builtin_memcpy(&fv, v, sizeof fv);
-        m8_group(mu, mv, swap, s->base, s->row_pitch_B, &au, &av, fu, fv, m0, dst, pitch_B);
+        m8_group(mu, mv, swap, s->base, s->row_pitch_B, &au, &av, fu, fv, m0, dst, pitch_B, k);
     }
     if (m1) {
         __builtin_memcpy(&fu, u + 8, sizeof fu);
         __builtin_memcpy(&fv, v + 8, sizeof fv);
-        m8_group(mu, mv, swap, s->base, s->row_pitch_B, &au, &av, fu, fv, m1, dst + 2u * pitch_B, pitch_B);
+        m8_group(mu, mv, swap, s->base, s->row_pitch_B, &au, &av, fu, fv, m1, dst + 2u * pitch_B, pitch_B, k);
     }
 }
 

@@ -28,6 +28,7 @@
 #include "hal/soft/soft_texel.h"
 #include "hal/soft/soft_vm.h"
 #include "hal/soft/soft_vm_simd.h"
+#include "kernel/api/bind_group.h"
 #include "kernel/api/sampler.h"
 #include "kernel/api/texture_view.h"
 
@@ -487,6 +488,61 @@ static void shade_comp(const eg_soft_span_pipe_t *sp, uint32_t c, const eg_soft_
 
 int64_t eg_soft_span_rowc_min_fused = ROWC_MIN_PX_FUSED;
 
+/* A texture class's per-triangle look-up (eg_vm_bind's objects of two slots, the checks, the
+ * prepared sampling, the copy kind: ~1 100 Ir, per glyph triangle) kept per worker for the
+ * triangles of one draw (quad8). The key is what the result depends on: the pipeline, and the
+ * view and sampler (immutable objects) with their slots' generations, which change when an object
+ * is freed, so one at a recycled address is another key; eg_soft_span_epoch (each pass) too. */
+typedef struct tex_memo {
+    const eg_soft_span_pipe_t *sp;
+    const eg_texture_view_t *view;
+    const eg_sampler_t *smp;
+    uint32_t epoch;
+    uint16_t view_gen, smp_gen;
+    bool valid, ok, prepared;
+    uint32_t copy_kind;
+    eg_soft_sample2d_t s2;
+} tex_memo_t;
+
+static tex_memo_t tex_memo[EMGPU_SOFT_MAX_THREADS];
+uint32_t eg_soft_span_epoch;
+
+/* eg_vm_bind's res->obj[slot] for one slot (its rules: no group or entry gives NULL, a buffer
+ * entry NULL, else the view, else the sampler). */
+static const void *bound_obj(const eg_soft_program_t *p, const eg_soft_bound_t *bound, uint32_t slot)
+{
+    if (slot >= p->slot_count) return NULL;
+    const eg_vm_slot_t *s = &p->slots[slot];
+    const eg_bind_group_t *bg = bound->groups[s->group];
+    if (!bg || s->entry >= bg->entry_count) return NULL;
+    const eg_bind_entry_t *e = &bg->entries[s->entry];
+    if (e->buffer) return NULL;
+    return e->view ? (const void *)e->view : (const void *)e->sampler;
+}
+
+/* The texture class's objects for f's triangle (NULL: the span path does not take it). */
+static const tex_memo_t *tex_lookup(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_texture_view_t *view = bound_obj(rs->fs, &f->ps->bound, sp->cls.tex_slot);
+    const eg_sampler_t *smp = bound_obj(rs->fs, &f->ps->bound, sp->cls.smp_slot);
+    tex_memo_t *m = &tex_memo[f->w->index < EMGPU_SOFT_MAX_THREADS ? f->w->index : 0u];
+    if (m->valid && m->sp == sp && m->view == view && m->smp == smp && m->epoch == eg_soft_span_epoch &&
+        (!view || m->view_gen == view->obj.slot.gen) && (!smp || m->smp_gen == smp->obj.slot.gen))
+        return m->ok ? m : NULL;
+    m->valid = true;
+    m->sp = sp; m->view = view; m->smp = smp; m->epoch = eg_soft_span_epoch;
+    m->view_gen = view ? view->obj.slot.gen : 0u;
+    m->smp_gen = smp ? smp->obj.slot.gen : 0u;
+    /* one level and min == mag: the level of detail cannot change a result */
+    m->ok = view && smp && view->dimension == WGPUTextureViewDimension_2D && view->mip_level_count == 1u &&
+            smp->desc.magFilter == smp->desc.minFilter;
+    if (!m->ok) return NULL;
+    m->prepared = eg_soft_sample2d_prep(view, smp, &m->s2);
+    m->copy_kind = m->prepared && sp->texcopy && !m->s2.linear ? eg_soft_span_texcopy_kind(sp->target, m->s2.format) : 0u;
+    return m;
+}
+
 bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
@@ -504,20 +560,18 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     bool prepared = false;
     uint32_t copy_kind = 0;
     if (sp->cls.tex) {
-        eg_memset(&op, 0, sizeof op);
-        eg_vm_res_t res;
-        eg_vm_bind(rs->fs, &f->ps->bound, &res);
-        const eg_texture_view_t *view = res.obj[sp->cls.tex_slot];
-        const eg_sampler_t *smp = res.obj[sp->cls.smp_slot];
-        /* one level and min == mag: the level of detail cannot change a result */
-        if (!view || !smp || view->dimension != WGPUTextureViewDimension_2D || view->mip_level_count != 1u ||
-            smp->desc.magFilter != smp->desc.minFilter)
-            return false;
-        op.view = view;
-        op.sampler = smp;
-        op.lod_mode = EG_SOFT_LOD_EXPLICIT;   /* lod_or_bias NULL: 0 */
-        prepared = eg_soft_sample2d_prep(view, smp, &s2);
-        if (prepared && sp->texcopy && !s2.linear) copy_kind = eg_soft_span_texcopy_kind(sp->target, s2.format);
+        const tex_memo_t *m = tex_lookup(f, sp);
+        if (!m) return false;
+        prepared = m->prepared;
+        copy_kind = m->copy_kind;
+        if (prepared) {
+            s2 = m->s2;
+        } else {   /* the general sampler (only its fields are read then) */
+            eg_memset(&op, 0, sizeof op);
+            op.view = m->view;
+            op.sampler = m->smp;
+            op.lod_mode = EG_SOFT_LOD_EXPLICIT;   /* lod_or_bias NULL: 0 */
+        }
     }
     span_tri_t k;
     const eg_soft_setup_t *s = &f->s;

@@ -71,6 +71,8 @@ uint32_t eg_soft_span_copy_widths(void);
 /** Test hook (soft_span.c): shortest row a fused triangle tries the constant-row proof on
  *  (ROWC_MIN_PX_FUSED, 128 px; the chunk loop uses 16). */
 extern int64_t eg_soft_span_rowc_min_fused;
+/** Bumped at each pass begin (soft_bin.c): the span path's per-worker texture look-ups expire. */
+extern uint32_t eg_soft_span_epoch;
 
 /** soft_span.c: classifies the pipeline; sets r->span (soft heap) when it qualifies. Returns
  *  OUT_OF_MEMORY only when the heap is exhausted (the pipeline then fails like any other). */

@@ -279,6 +279,19 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
         case EG_VM_MASK_ANDN: st->saved = st->exec; st->exec &= ~mask_of(rd(p, st, in->a)); fast = all_lanes(st); continue;
         case EG_VM_MASK_RESTORE: st->exec = st->saved; fast = all_lanes(st); continue;
         case EG_VM_CASE: continue;
+        case EG_VM_LDBUF:
+            /* a uniform (one address for every lane) with every lane that matters running:
+             * memory_op's broadcast without its call and second dispatch; lanes outside the
+             * mask get the value too, as the direct ALU paths do (a vertex shader's mat4 is 16
+             * of these per 16 vertices, between threaded ALU runs) */
+            if (fast && in->a == EG_VM_NONE && in->dst != EG_VM_NONE) {
+                const uint8_t *q = in_range(st->res->mem[in->d], st->res->size_B[in->d], in->imm);
+                uint32_t v = q ? load32(q) : 0u;
+                eg_soft_reg_t *d = &regs[in->dst];
+                L_ d->u[l] = v;
+                continue;
+            }
+            break;
 #if VM_SIMD
         /* The hot ALU operations inline: one dispatch per instruction instead of two, the same
          * vector bodies as eg_vm_alu; straight into the destination when every lane that

@@ -137,6 +137,8 @@ static uint32_t geometry(svtx_t *v)
 }
 
 
+uint32_t span_tex_size2;
+
 /* Renders the geometry over a patterned clear into a fresh S x S target; img gets the bytes. */
 bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
 {
@@ -145,6 +147,8 @@ bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
     WGPURenderPipeline p = pipeline(r->d, r->fs, r->fmt, r->blend);
     WGPUTexture tex = NULL;
     WGPUBindGroup g = r->mips ? tex_group(r->d, p, r->mips, r->tex_size ? r->tex_size : 8u, r->filter, r->tex_fmt, &tex) : NULL;
+    WGPUTexture tex2 = NULL;
+    WGPUBindGroup g2 = r->mips && span_tex_size2 ? tex_group(r->d, p, r->mips, span_tex_size2, r->filter, r->tex_fmt, &tex2) : NULL;
     static svtx_t v[SPAN_MAX_VERTS];
     uint32_t n = geometry(v);
     if (r->verts) {
@@ -167,7 +171,12 @@ bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
     if (g) wgpuRenderPassEncoderSetBindGroup(rp, 0, g, 0, NULL);
     if (r->scissor) wgpuRenderPassEncoderSetScissorRect(rp, 3, 5, 23, 21);
     wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, n * sizeof v[0]);
-    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    uint32_t n1 = g2 ? n / 6u * 3u : n;   /* whole triangles */
+    wgpuRenderPassEncoderDraw(rp, n1, 1, 0, 0);
+    if (g2) {
+        wgpuRenderPassEncoderSetBindGroup(rp, 0, g2, 0, NULL);
+        wgpuRenderPassEncoderDraw(rp, n - n1, 1, n1, 0);
+    }
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
     WGPUBuffer rb = t_buffer(r->d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * S);
@@ -181,6 +190,7 @@ bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
     wgpuBufferRelease(rb);
     wgpuBufferRelease(vb);
     if (g) { wgpuBindGroupRelease(g); wgpuTextureRelease(tex); }
+    if (g2) { wgpuBindGroupRelease(g2); wgpuTextureRelease(tex2); }
     wgpuRenderPipelineRelease(p);
     wgpuTextureViewRelease(rv);
     wgpuTextureRelease(rt);

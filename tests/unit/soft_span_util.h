@@ -45,6 +45,9 @@ extern const WGPUBlendState span_premul, span_straight;
 svtx_t span_vtx(float px, float py, float w, float u, float v, uint8_t r, uint8_t g, uint8_t b, uint8_t a);
 /** The bytes of n texels of the sampled texture (RGBA8, RGB565 when bpp is 2, R8 when 1). */
 void span_tex_pattern(uint8_t *px, uint32_t bpp, uint32_t n);
+/** Not 0: span_render draws the second half of the triangles, in the same pass, with a second
+ *  texture of this size (texture classes; quad8). */
+extern uint32_t span_tex_size2;
 /** Renders r over a patterned clear into a fresh S x S target; img gets the bytes. */
 bool span_render(const run_t *r, uint8_t *img, uint32_t bpp);
 /** r with the fast paths on and off: a difference is counted in *bad (the first 4 printed with
