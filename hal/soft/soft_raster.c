@@ -26,9 +26,14 @@ int32_t eg_soft_snap(float v)
     float f = v * (float)EG_SOFT_SUBPIX;
     int32_t t = (int32_t)f;            /* toward zero; |f| < 2^24 after the guard band, exact */
     float frac = f - (float)t;
-    if (frac >= 0.5f) t++;
-    else if (frac <= -0.5f) t--;
-    return t;
+    /* Round half away from zero: t + 1 where frac >= 0.5, t - 1 where frac <= -0.5. Branch-free
+     * on the fraction's bits (|frac| >= 0.5 is its magnitude bits >= 0x3f000000's): the sign is
+     * data, and the branches GCC made of the float compares mispredicted about half the time
+     * (~3% of the textured-mesh row's cycles in perf). */
+    union { float f; uint32_t u; } bits = { frac };   /* C11 type punning through a union */
+    uint32_t u = bits.u;
+    int32_t away = (int32_t)((0x3effffffu - (u & 0x7fffffffu)) >> 31);   /* 1: |frac| >= 0.5 */
+    return t + away * (1 - 2 * (int32_t)(u >> 31));
 }
 
 

@@ -10,6 +10,7 @@
 #include "hal/soft/soft_texel.h"
 #include "tests/harness/test_device.h"
 
+#include <math.h>
 #include <string.h>
 
 static int32_t px256(float v) { return eg_soft_snap(v); }
@@ -21,6 +22,42 @@ static eg_soft_worker_t *main_worker(void)
 {
     eg_soft_workers_reset();
     return &eg_soft_worker_main;
+}
+
+/* eg_soft_snap is round-half-away-from-zero of v * 256 (EG_SOFT_SUBPIX): the reference here
+ * is computed in double, where f + 0.5 is exact for |f| < 2^24, so floor gives the rounding
+ * independently of the runtime's float/int bit tricks. Covers the .5 ties on both sides, the
+ * values either side of each tie, zeros and the guard-band range. */
+static int32_t snap_ref(float v)
+{
+    double f = (double)(v * 256.0f);   /* the runtime scales in float: same product */
+    double r = floor((f < 0 ? -f : f) + 0.5);
+    return (int32_t)(f < 0 ? -r : r);
+}
+
+EG_TEST(soft_raster, snap_rounds_half_away_from_zero)
+{
+    static const float fixed[] = { 0.0f, -0.0f, 1.0f / 512.0f, -1.0f / 512.0f, 3.0f / 512.0f, -3.0f / 512.0f,
+                                   0.001953125f, 0.0019531249f, 0.0019531251f, -0.0019531249f, 100.5f, -7.998f,
+                                   8191.998f, -8191.998f, 16383.25f, -16383.25f };
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) bad += eg_soft_snap(fixed[i]) != snap_ref(fixed[i]);
+    /* every tie k/512 (odd k) in [-64, 64) and its float neighbours */
+    for (int32_t k = -32768 + 1; k < 32768; k += 2) {
+        float t = (float)k / 512.0f, up = t, dn = t;
+        uint32_t b;
+        memcpy(&b, &t, 4); b++; memcpy(&up, &b, 4);
+        memcpy(&b, &t, 4); b--; memcpy(&dn, &b, 4);
+        bad += eg_soft_snap(t) != snap_ref(t);
+        bad += eg_soft_snap(up) != snap_ref(up);
+        bad += eg_soft_snap(dn) != snap_ref(dn);
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    /* spot values worked by hand: 0.5/256 px is a tie -> 1 away from zero; 1.25/256 -> 1 */
+    EG_EXPECT_EQ_I(eg_soft_snap(0.5f / 256.0f), 1);
+    EG_EXPECT_EQ_I(eg_soft_snap(-0.5f / 256.0f), -1);
+    EG_EXPECT_EQ_I(eg_soft_snap(1.25f / 256.0f), 1);
+    EG_EXPECT_EQ_I(eg_soft_snap(-1.75f / 256.0f), -2);
 }
 
 /* Every pixel centre of an 8x8 square covered exactly once by two triangles sharing the
