@@ -507,25 +507,12 @@ typedef struct tex_memo {
 static tex_memo_t tex_memo[EMGPU_SOFT_MAX_THREADS];
 uint32_t eg_soft_span_epoch;
 
-/* eg_vm_bind's res->obj[slot] for one slot (its rules: no group or entry gives NULL, a buffer
- * entry NULL, else the view, else the sampler). */
-static const void *bound_obj(const eg_soft_program_t *p, const eg_soft_bound_t *bound, uint32_t slot)
-{
-    if (slot >= p->slot_count) return NULL;
-    const eg_vm_slot_t *s = &p->slots[slot];
-    const eg_bind_group_t *bg = bound->groups[s->group];
-    if (!bg || s->entry >= bg->entry_count) return NULL;
-    const eg_bind_entry_t *e = &bg->entries[s->entry];
-    if (e->buffer) return NULL;
-    return e->view ? (const void *)e->view : (const void *)e->sampler;
-}
-
 /* The texture class's objects for f's triangle (NULL: the span path does not take it). */
 static const tex_memo_t *tex_lookup(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
-    const eg_texture_view_t *view = bound_obj(rs->fs, &f->ps->bound, sp->cls.tex_slot);
-    const eg_sampler_t *smp = bound_obj(rs->fs, &f->ps->bound, sp->cls.smp_slot);
+    const eg_texture_view_t *view = eg_vm_slot_object(rs->fs, &f->ps->bound, sp->cls.tex_slot);
+    const eg_sampler_t *smp = eg_vm_slot_object(rs->fs, &f->ps->bound, sp->cls.smp_slot);
     tex_memo_t *m = &tex_memo[f->w->index < EMGPU_SOFT_MAX_THREADS ? f->w->index : 0u];
     if (m->valid && m->sp == sp && m->view == view && m->smp == smp && m->epoch == eg_soft_span_epoch &&
         (!view || m->view_gen == view->obj.slot.gen) && (!smp || m->smp_gen == smp->obj.slot.gen))

@@ -165,6 +165,9 @@ typedef struct eg_vm_state {
 void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st);
 /** Fills res from the bound groups for the program's slots. */
 void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_res_t *res);
+/* The texture view or sampler bound at resource slot `slot` (NULL: nothing bound, or a buffer):
+ * what eg_vm_bind puts in res->obj[slot], for callers that need one object only. */
+const void *eg_vm_slot_object(const eg_soft_program_t *p, const eg_soft_bound_t *bound, uint32_t slot);
 
 /* soft_vm_thread.c: the pre-decoded stream. eg_vm_thread_size_B is 0 where it is not built;
  * eg_vm_thread_build fills it (p's code and consts already in place) and sets p->thread, with

@@ -367,17 +367,32 @@ void eg_vm_run(const eg_soft_program_t *p, eg_vm_state_t *st)
     }
 }
 
+/* The bind-group entry at program resource slot i, or NULL where none is bound. */
+static const eg_bind_entry_t *slot_entry(const eg_soft_program_t *p, const eg_soft_bound_t *bound, uint32_t i)
+{
+    if (i >= p->slot_count || !bound) return NULL;
+    const eg_vm_slot_t *s = &p->slots[i];
+    const eg_bind_group_t *bg = bound->groups[s->group];
+    return bg && s->entry < bg->entry_count ? &bg->entries[s->entry] : NULL;
+}
+
+const void *eg_vm_slot_object(const eg_soft_program_t *p, const eg_soft_bound_t *bound, uint32_t slot)
+{
+    const eg_bind_entry_t *e = slot_entry(p, bound, slot);
+    if (!e || e->buffer) return NULL;
+    return e->view ? (const void *)e->view : (const void *)e->sampler;
+}
+
 /* Resolves the program's resource slots against the bound groups (offsets, sizes, objects). */
 void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_res_t *res)
 {
     for (uint32_t i = 0; i < p->slot_count; i++) {
         const eg_vm_slot_t *s = &p->slots[i];
-        const eg_bind_group_t *bg = bound ? bound->groups[s->group] : NULL;
+        const eg_bind_entry_t *e = slot_entry(p, bound, i);
         res->mem[i] = NULL;
         res->size_B[i] = 0;
         res->obj[i] = NULL;
-        if (!bg || s->entry >= bg->entry_count) continue;
-        const eg_bind_entry_t *e = &bg->entries[s->entry];
+        if (!e) continue;
         if (e->buffer) {
             uint64_t off = e->offset_B, size = e->size_B, buf_B = e->buffer->size_B;
             if (s->dynamic) off += bound->dynamic_offsets[s->group][s->dynamic - 1u];
@@ -386,10 +401,8 @@ void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_
             if (size > 0xfffffff0u) size = 0xfffffff0u;
             res->mem[i] = eg_soft_buffer_mem(e->buffer) ? eg_soft_buffer_mem(e->buffer) + off : NULL;
             res->size_B[i] = (uint32_t)size;
-        } else if (e->view) {
-            res->obj[i] = e->view;
         } else {
-            res->obj[i] = e->sampler;
+            res->obj[i] = eg_vm_slot_object(p, bound, i);
         }
     }
 }

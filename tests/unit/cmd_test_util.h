@@ -153,11 +153,11 @@ static inline void t_dispatch(WGPUDevice d, WGPUComputePipeline p, const WGPUBin
 }
 
 /* One render pass that clears `view` (resolving into `resolve` unless NULL) and draws vertices
- * 0..2 of vbuf with p; then w x h texels of mip 0 of `src` are copied to a new buffer at a
+ * 0..n-1 of vbuf with p; then w x h texels of mip 0 of `src` are copied to a new buffer at a
  * 256-byte row pitch (returned; the caller releases it) and everything is submitted. */
-static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
-                                      WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src,
-                                      uint32_t w, uint32_t h)
+static inline WGPUBuffer t_draw_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
+                                     WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src, uint32_t w,
+                                     uint32_t h, uint32_t n)
 {
     WGPUCommandEncoder e = t_encoder(d);
     WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
@@ -171,7 +171,7 @@ static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBu
     WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
     wgpuRenderPassEncoderSetPipeline(rp, p);
     wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vbuf, 0, vbuf_B);
-    wgpuRenderPassEncoderDraw(rp, 3, 1, 0, 0);
+    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
     WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * h);
@@ -181,6 +181,40 @@ static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBu
     wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
     t_submit(e);
     return rb;
+}
+
+/* t_draw_copy of vertices 0..2 (one triangle). */
+static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
+                                      WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src,
+                                      uint32_t w, uint32_t h)
+{
+    return t_draw_copy(d, p, vbuf, vbuf_B, view, resolve, src, w, h, 3);
+}
+
+/* A render pipeline of the SPIR-V test shaders vs_name / fs_name (tests/shaders), one vertex
+ * buffer layout vb, one colour target of fmt blended with `blend` (NULL: none); the modules are
+ * released again. NULL when a module or the pipeline fails. */
+static inline WGPURenderPipeline t_color_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
+                                                  const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
+                                                  const WGPUBlendState *blend)
+{
+    WGPUShaderModule vs = t_spv_module(d, vs_name), fs = t_spv_module(d, fs_name);
+    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
+    t.format = fmt;
+    t.blend = blend;
+    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
+    f.module = fs;
+    f.targetCount = 1;
+    f.targets = &t;
+    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
+    pd.vertex.module = vs;
+    pd.vertex.bufferCount = 1;
+    pd.vertex.buffers = vb;
+    pd.fragment = &f;
+    WGPURenderPipeline p = vs && fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
+    if (vs) wgpuShaderModuleRelease(vs);
+    if (fs) wgpuShaderModuleRelease(fs);
+    return p;
 }
 
 /* The vertex layout most draw tests use: a Float32x4 position at location 0 (offset 0) and one

@@ -9,43 +9,15 @@
 #define W 8u
 #define NTRI 600u   /* more than any board's primitive batch (at most 512), fewer than 4 * 255 */
 
-static WGPUShaderModule module(WGPUDevice d, const char *name)
-{
-    const eg_test_spv_t *s = eg_test_spv(name);
-    if (!s) return NULL;
-    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = s->words;
-    src.codeSize = s->word_count;
-    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
-    md.nextInChain = &src.chain;
-    return wgpuDeviceCreateShaderModule(d, &md);
-}
-
 /* draw_color.vert/.frag, additive blending (one, one) on an RGBA8 target. */
 static WGPURenderPipeline add_pipeline(WGPUDevice d)
 {
-    WGPUShaderModule vs = module(d, "draw_color.vert"), fs = module(d, "draw_color.frag");
     WGPUVertexAttribute va[2];
     WGPUVertexBufferLayout vb;
     t_pos_attr_layout(va, &vb, 20, WGPUVertexFormat_Unorm8x4);
-    WGPUBlendState bl = { { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_One },
-                          { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_One } };
-    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
-    t.format = WGPUTextureFormat_RGBA8Unorm;
-    t.blend = &bl;
-    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
-    f.module = fs;
-    f.targetCount = 1;
-    f.targets = &t;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = vs;
-    pd.vertex.bufferCount = 1;
-    pd.vertex.buffers = &vb;
-    pd.fragment = &f;
-    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
-    if (vs) wgpuShaderModuleRelease(vs);
-    if (fs) wgpuShaderModuleRelease(fs);
-    return p;
+    static const WGPUBlendState bl = { { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_One },
+                                       { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_One } };
+    return t_color_pipeline(d, "draw_color.vert", "draw_color.frag", &vb, WGPUTextureFormat_RGBA8Unorm, &bl);
 }
 
 typedef struct cvert { float x, y, z, w; uint8_t rgba[4]; } cvert_t;
