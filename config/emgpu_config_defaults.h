@@ -328,12 +328,24 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #endif
 /** Tile width of the soft rasterizer's binning (pixels, a multiple of 4 and at least
  *  EMGPU_SOFT_TILE_PX; 0: the whole target, i.e. tile rows EMGPU_SOFT_TILE_PX tall). A triangle
- *  crossing a tile border is set up and walked once per tile, and a pixel row cut by a border
- *  is started twice: with 64 px squares and 2 threads the 20k small triangles of the bench cost
- *  43% more instructions than unbinned, with rows 18% (helper "bin7", docs/performance.md). Set
- *  it to EMGPU_SOFT_TILE_PX for square tiles. */
+ *  crossing a job border is set up and walked once per job, and a pixel row cut by a border is
+ *  started twice, so with squares a job takes a run of neighbouring squares of its tile row,
+ *  as many as leave each worker 4 jobs (soft_bin.c eg_soft_bin_job_width_px): 2 threads on
+ *  800x480 run whole rows (the instructions of 0), more threads narrower runs. Hosted boards:
+ *  64x64 squares (EMGPU_SOFT_TILE_PX); MCUs: 0 (one worker, binned only for banded panels). */
 #ifndef EMGPU_SOFT_TILE_W_PX
+#if EMGPU_PORT_HAS_ENV
+#define EMGPU_SOFT_TILE_W_PX EMGPU_SOFT_TILE_PX
+#else
 #define EMGPU_SOFT_TILE_W_PX 0
+#endif
+#endif
+/** 1: a binned render pass's clears (loadOp clear, colour and depth/stencil) are filled per
+ *  tile by the worker that rasterizes it, just before its triangles (cache-warm, in parallel);
+ *  0: filled at pass begin by the submitting thread. The same bytes either way; passes that are
+ *  not binned (one worker), banded or partial updates always clear at pass begin. */
+#ifndef EMGPU_SOFT_TILE_CLEARS
+#define EMGPU_SOFT_TILE_CLEARS 1
 #endif
 /** Static bin arena of the soft rasterizer (bytes): per-pass triangle records, state snapshots
  *  and tile bins (hal/soft/soft_bin.h). When a pass's geometry does not fit, the bins are

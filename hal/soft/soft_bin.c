@@ -74,6 +74,22 @@ static struct {
     eg_soft_bin_stats_t stats;
 } B;
 
+/* The pass's deferred clears (eg_soft_bin_defer_fill): one per colour target, depth and stencil
+ * plane. Written at pass begin, read-only while a batch runs. */
+#define FILL_MAX (EG_SOFT_MAX_RT + 2u)
+
+typedef struct bin_fill {
+    uint8_t *base;                 /* the layer's texel (0, 0) */
+    uint32_t row_pitch_B, element_B, width_el, height_el, texel_B;
+    bool same;                     /* every byte of the texel equal: a memset */
+    uint8_t texel[16];
+} bin_fill_t;
+
+static bin_fill_t fills[FILL_MAX];
+static uint32_t fill_n;            /* fills of the pass */
+static bool fill_pending;          /* recorded, not yet given to a batch */
+static uint32_t fill_jobs[EMGPU_SOFT_MAX_THREADS];   /* per worker: jobs that filled (stats) */
+
 /* Per-worker scratch vertices: a binned triangle's varyings go back into eg_soft_vtx_t form. */
 static eg_soft_vtx_t worker_vtx[EMGPU_SOFT_MAX_THREADS][4];
 
@@ -101,17 +117,43 @@ static void arena_reset(void)
 void eg_soft_bin_set_arena_limit(size_t limit_B) { B.limit_B = limit_B; }
 void eg_soft_bin_set_tile_px(uint32_t tile_px) { B.tile_override = tile_px & ~3u; }
 
-void eg_soft_bin_stats(eg_soft_bin_stats_t *out) { *out = B.stats; }
+void eg_soft_bin_stats(eg_soft_bin_stats_t *out)
+{
+    *out = B.stats;
+    for (uint32_t i = 0; i < EMGPU_SOFT_MAX_THREADS; i++) out->fill_tiles += fill_jobs[i];
+}
 
 _Static_assert(EMGPU_SOFT_TILE_W_PX == 0 ||
                    (EMGPU_SOFT_TILE_W_PX >= EMGPU_SOFT_TILE_PX && EMGPU_SOFT_TILE_W_PX % 4 == 0),
                "EMGPU_SOFT_TILE_W_PX: 0 or a multiple of 4 >= EMGPU_SOFT_TILE_PX");
 
-/* Tile width for tile height t on a target w_px wide: EMGPU_SOFT_TILE_W_PX, 0 the whole target
- * (rounded up to 4: blocks never straddle tiles); square tiles under the test override. */
-static uint32_t tile_width(uint32_t t, uint32_t w_px)
+/* Jobs each worker should have at least when tiles are squares (EMGPU_SOFT_TILE_W_PX): enough
+ * for the tile counter to even out unequal tiles, no more (tile9). */
+#define JOBS_PER_THREAD 4u
+
+/* Bin (job) width: EMGPU_SOFT_TILE_W_PX 0 is the whole target (rounded up to 4: blocks never
+ * straddle tiles). Squares: a job takes a run of neighbouring squares of its tile row, as many
+ * as leave each worker JOBS_PER_THREAD jobs. A triangle crossing a job border is set up and
+ * walked, and its pixel rows started, once per job (soft_raster.c, the span path), so every
+ * border costs instructions (session 8: squares one by one +12-23% at 2 threads on rows 2, 7,
+ * 9); jobs no narrower than the balance needs pay only for the borders that buy it. 2 threads on
+ * 800x480: 8 tile rows are 8 jobs, so a run is the whole row. */
+uint32_t eg_soft_bin_job_width_px(uint32_t tile_px, uint32_t square_px, uint32_t w_px, uint32_t h_px,
+                                  uint32_t threads)
 {
-    uint32_t w = EMGPU_SOFT_TILE_W_PX ? (uint32_t)EMGPU_SOFT_TILE_W_PX : (w_px + 3u) & ~3u;
+    uint32_t full = (w_px + 3u) & ~3u;
+    if (!square_px || !tile_px) return full;
+    uint32_t sq = square_px < tile_px ? tile_px : square_px;
+    uint32_t cols = (w_px + sq - 1u) / sq, rows = (h_px + tile_px - 1u) / tile_px;
+    uint32_t runs = (JOBS_PER_THREAD * (threads ? threads : 1u) + rows - 1u) / (rows ? rows : 1u);
+    uint32_t w = runs >= cols ? sq : (cols + runs - 1u) / runs * sq;   /* squares per job, rounded up */
+    return w < full ? w : full;
+}
+
+/* Tile width for tile height t; square tiles, each its own job, under the test override. */
+static uint32_t tile_width(uint32_t t, uint32_t w_px, uint32_t h_px)
+{
+    uint32_t w = eg_soft_bin_job_width_px(t, EMGPU_SOFT_TILE_W_PX, w_px, h_px, eg_soft_threads());
     return B.tile_override || w < t ? t : w;
 }
 
@@ -128,7 +170,7 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     B.cap_B = (B.cap_B / B.halves) & ~(size_t)(ALIGN_B - 1u);
     uint32_t t = B.tile_override ? B.tile_override : EMGPU_SOFT_TILE_PX;
     for (;;) {
-        B.tile_w = tile_width(t, fb->width_px);
+        B.tile_w = tile_width(t, fb->width_px, fb->height_px);
         B.tiles_x = (fb->width_px + B.tile_w - 1u) / B.tile_w;
         B.tiles_y = (fb->height_px + t - 1u) / t;
         B.table_B = round_up((size_t)B.tiles_x * B.tiles_y * sizeof(bin_tile_t));
@@ -152,7 +194,39 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     /* One worker and no band: binning would only add work (measured ~5-8 % on the demo), so the
      * pass is rasterized triangle by triangle, the same bytes. The test hooks force binning. */
     B.unbinned = eg_soft_threads() <= 1u && !B.tile_override && !B.limit_B;
+    fill_n = 0;
+    fill_pending = false;
     arena_reset();
+}
+
+/* Tiles are disjoint and the jobs of one flush cover the target (no band, no damage), so each
+ * byte is filled exactly once, by the first flush, before any triangle of its tile: the bytes
+ * of a clear at pass begin. */
+bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B)
+{
+    const eg_soft_fb_t *fb = B.fb;
+    if (!EMGPU_SOFT_TILE_CLEARS || !fb || B.unbinned || B.hold)
+        return false;
+    if (B.band_y0 != 0 || B.band_y1 != fb->height_px || B.dmg_x0 != 0 || B.dmg_x1 != fb->width_px)
+        return false;   /* a band or a damage: the jobs do not cover the plane */
+    if (fill_n == FILL_MAX || texel_B == 0 || texel_B > 16u || s->element_B % texel_B != 0 ||
+        s->width_el > B.tiles_x * B.tile_w || s->height_el > B.tiles_y * B.tile_px)
+        return false;
+    bin_fill_t *f = &fills[fill_n++];
+    f->base = s->base + (size_t)layer * s->slice_pitch_B;
+    f->row_pitch_B = s->row_pitch_B;
+    f->element_B = s->element_B;
+    f->width_el = s->width_el;
+    f->height_el = s->height_el;
+    f->texel_B = texel_B;
+    f->same = true;
+    for (uint32_t i = 0; i < texel_B; i++) {
+        f->texel[i] = texel[i];
+        f->same = f->same && texel[i] == texel[0];
+    }
+    fill_pending = true;
+    B.stats.fills_deferred++;
+    return true;
 }
 
 void eg_soft_bin_set_band(uint32_t y0, uint32_t y1, bool hold)
@@ -182,7 +256,32 @@ static struct {
     const bin_tile_t *tiles;
     uint32_t tiles_x, tile_px, tile_w, first;   /* first: tile index of job 0 (the band's first tile row) */
     int64_t lo, hi, dmg_x0, dmg_x1;     /* rows and columns of the flush */
+    uint32_t nfill;                     /* deferred clears this batch performs (the pass's first) */
 } R;
+
+/* One deferred clear over pixels [x0, x1) x [y0, y1) (clipped to the plane): a memset per row,
+ * or the texel repeated along the first row by doubling copies and that row copied down. */
+static void fill_rect(const bin_fill_t *f, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
+{
+    if (x1 > (int64_t)f->width_el) x1 = f->width_el;
+    if (y1 > (int64_t)f->height_el) y1 = f->height_el;
+    if (x0 >= x1 || y0 >= y1) return;
+    size_t row_B = (size_t)(x1 - x0) * f->element_B;
+    uint8_t *p = f->base + (size_t)y0 * f->row_pitch_B + (size_t)x0 * f->element_B;
+    uint32_t rows = (uint32_t)(y1 - y0);
+    if (f->same) {
+        if (row_B == f->row_pitch_B) { eg_memset(p, f->texel[0], row_B * rows); return; }
+        for (uint32_t y = 0; y < rows; y++) eg_memset(p + (size_t)y * f->row_pitch_B, f->texel[0], row_B);
+        return;
+    }
+    eg_memcpy(p, f->texel, f->texel_B);
+    for (size_t done = f->texel_B; done < row_B;) {
+        size_t n = done < row_B - done ? done : row_B - done;
+        eg_memcpy(p + done, p, n);
+        done += n;
+    }
+    for (uint32_t y = 1; y < rows; y++) eg_memcpy(p + (size_t)y * f->row_pitch_B, p, row_B);
+}
 
 
 /* A record's varyings (a few floats: a library memcpy call each was 3 % of the binned textured
@@ -195,10 +294,14 @@ static inline void copy_vary(float *dst, const float *src, uint32_t n)
 static void raster_tile(eg_soft_worker_t *w, uint32_t i)
 {
     const bin_tile_t *tile = &R.tiles[i];
-    if (!tile->head) return;
     uint32_t tx = i % R.tiles_x, ty = i / R.tiles_x;
     int64_t y0 = (int64_t)ty * R.tile_px, y1 = y0 + R.tile_px;
     int64_t x0 = (int64_t)tx * R.tile_w, x1 = x0 + R.tile_w;
+    if (R.nfill) {   /* the pass's clears of this tile, just before its triangles (tile9) */
+        for (uint32_t f = 0; f < R.nfill; f++) fill_rect(&fills[f], x0, x1, y0, y1);
+        fill_jobs[w->index]++;
+    }
+    if (!tile->head) return;
     w->clip_x0 = x0 > R.dmg_x0 ? x0 : R.dmg_x0;
     w->clip_x1 = x1 < R.dmg_x1 ? x1 : R.dmg_x1;
     w->clip_y0 = y0 > R.lo ? y0 : R.lo;
@@ -252,16 +355,20 @@ static bool raster_rows_go(uint32_t y0, uint32_t y1, bool async)
     R.hi = y1;
     R.dmg_x0 = B.dmg_x0;
     R.dmg_x1 = B.dmg_x1;
+    /* deferred clears: set only where defer_fill accepted (the whole target's rows) */
+    R.nfill = fill_pending ? fill_n : 0u;
     uint32_t tiles = 0;
     for (uint32_t i = R.first; i < ty1 * B.tiles_x; i++)   /* counted here: workers race */
         if (B.tiles[i].head) tiles++;
     if (async) {
         if (!eg_soft_workers_start((ty1 - ty0) * B.tiles_x, band_job)) return false;
+        fill_pending = false;
         B.stats.tiles += tiles;
         B.stats.async++;
         return true;
     }
     B.stats.tiles += tiles;
+    fill_pending = false;
     eg_soft_workers_run((ty1 - ty0) * B.tiles_x, band_job);
     /* Unbinned callers (tests, immediate draws) expect the whole-frame rectangle back. */
     eg_soft_worker_t *w = &eg_soft_worker_main;
@@ -277,7 +384,7 @@ static void raster_rows(uint32_t y0, uint32_t y1) { (void)raster_rows_go(y0, y1,
 static void flush(bool overflow)
 {
     if (!overflow) eg_soft_workers_wait();   /* a started half is part of what to finish */
-    if (!B.fb || B.pending == 0) { if (B.fb) arena_reset(); return; }
+    if (!B.fb || (B.pending == 0 && !fill_pending)) { if (B.fb) arena_reset(); return; }
     if (B.hold) {
         B.lost = true;     /* banded first attempt: the band memory is not there to draw into */
     } else {
@@ -289,7 +396,7 @@ static void flush(bool overflow)
         } else {
             raster_rows(B.band_y0, B.band_y1);
         }
-        B.stats.flushes++;
+        if (B.pending) B.stats.flushes++;   /* not a flush that only cleared */
         if (overflow) { B.stats.overflows++; B.overflowed = true; }
     }
     arena_reset();
@@ -339,6 +446,8 @@ void eg_soft_bin_draw(const eg_soft_pass_state_t *ps)
 static void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
 {
     eg_soft_worker_t *w = &eg_soft_worker_main;
+    /* No deferred clear is pending here: an immediate draw flushed (eg_soft_bin_draw), a triangle
+     * too big for the arena follows flush(true), and unbinned passes defer nothing. */
     eg_soft_workers_wait();   /* after the started half, in submission order */
     if (B.hold) B.lost = true;   /* nothing may be drawn before the band exists */
     if (B.lost) return;

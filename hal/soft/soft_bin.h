@@ -4,8 +4,9 @@
  * space on the submitting thread, then hands each triangle to eg_soft_bin_triangle. The triangle
  * (window coordinates + the varyings the fragment stage reads, and with several workers its edge
  * set-up, so it is set up once and not once per tile) is copied into the pass's bin arena and a
- * reference is appended to the bin of every tile (EMGPU_SOFT_TILE_PX tall, EMGPU_SOFT_TILE_W_PX
- * wide, by default the whole target: tile rows, so no pixel row is cut) that its bounding box
+ * reference is appended to the bin of every tile (EMGPU_SOFT_TILE_PX tall; with
+ * EMGPU_SOFT_TILE_W_PX 0 the whole target wide, with squares a run of neighbouring squares, as
+ * wide as leaves each worker 4 tiles: eg_soft_bin_job_width_px) that its bounding box
  * (within the scissor) touches, together with a pointer to a snapshot of the
  * draw state (eg_soft_pass_state_t: pipeline, bind groups, scissor, viewport depth range, blend
  * constant, stencil reference), taken once per state change, not per triangle.
@@ -15,8 +16,10 @@
  * cost time there). The test hooks below force binning.
  *
  * FLUSH. Rasterizing the bins runs each tile's triangles in submission order, clipped to the
- * tile (worker clip rectangle). Tiles never share a pixel and 4x4 blocks never straddle tiles
- * (tile sizes are multiples of 4), so the bytes are those of immediate rendering, whatever the
+ * tile (worker clip rectangle); the pass's clears, where deferred (eg_soft_bin_defer_fill), are
+ * filled by the tile's worker first, in the pass's first flush. Tiles never share a pixel and
+ * 4x4 blocks never straddle tiles (tile sizes are multiples of 4), so the bytes are those of
+ * immediate rendering (and of clears at pass begin), whatever the
  * tile size or the number of threads. Flushes happen at the end of the pass, when the arena is
  * full (then binning continues into the emptied arena or the other half: never a failure), and before a draw
  * whose fragment program has side effects (storage writes / atomics), which is rasterized
@@ -74,6 +77,14 @@ void eg_soft_bin_set_band(uint32_t y0, uint32_t y1, bool hold);
  *  binned or rasterized; inside, the bytes are those of the unclipped pass. */
 void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
 
+/** The pass's clears (call after pass_begin, set_band and set_damage, before any draw): fill the
+ *  plane layer s (layer `layer` of it) with texel (texel_B bytes, repeated over element_B) when
+ *  each tile is first rasterized, by its worker, so the cleared memory is cache-warm and the
+ *  clear runs in parallel; tiles with no triangle get theirs in the same flush. False (nothing
+ *  recorded: the caller fills now) when the pass is not rasterized in tiles over the whole
+ *  target: unbinned (one worker), banded, partial update, or the fill slots are used up. */
+bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B);
+
 /* ---- draws (soft_draw.c) ---- */
 
 /** Starts a draw with state ps (a new snapshot is taken when it differs from the last one). */
@@ -113,6 +124,11 @@ void eg_soft_set_threads(uint32_t n);
 uint32_t eg_soft_workers_parked(void);
 /** Shrinks the usable arena to limit_B bytes (0: the whole arena). */
 void eg_soft_bin_set_arena_limit(size_t limit_B);
+/** Job (bin) width in pixels for tile rows tile_px tall of square_px squares (0: the whole
+ *  width) on a w_px x h_px target with `threads` workers: a run of neighbouring squares, enough
+ *  of them that each worker has 4 jobs (soft_bin.c; exposed for tests). */
+uint32_t eg_soft_bin_job_width_px(uint32_t tile_px, uint32_t square_px, uint32_t w_px, uint32_t h_px,
+                                  uint32_t threads);
 /** Overrides the tile size in pixels (a multiple of 4; 0: EMGPU_SOFT_TILE_PX). */
 void eg_soft_bin_set_tile_px(uint32_t tile_px);
 
@@ -124,6 +140,8 @@ typedef struct eg_soft_bin_stats {
     uint32_t tile_px;          /* tile size of the last pass */
     uint32_t tiles;            /* tiles rasterized (with at least one triangle; partial updates) */
     uint32_t async;            /* flushes started on the other workers while binning went on */
+    uint32_t fills_deferred;   /* clears recorded by eg_soft_bin_defer_fill */
+    uint32_t fill_tiles;       /* tiles (jobs) that filled their part of the deferred clears */
 } eg_soft_bin_stats_t;
 /** Counters since program start (tests prove a path ran). */
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out);

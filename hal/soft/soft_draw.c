@@ -10,6 +10,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_vm_simd.h"
 
 #define VB EMGPU_SOFT_VERTEX_BATCH
 #define PB EMGPU_SOFT_PRIM_BATCH
@@ -56,16 +57,43 @@ static void fetch_attribs(const batch_t *b, uint32_t base, uint32_t n)
         const eg_vertex_buffer_t *vb = &rp->vertex_buffers[a->slot];
         const eg_soft_vbuf_t *buf = &b->ps->vbuf[a->slot];
         const uint32_t *el = vb->step_mode == WGPUVertexStepMode_Instance ? &slot_inst[base] : &slot_vid[base];
-        uint64_t stride_B = vb->stride_B;
-        eg_soft_vec4_t *dst = &vs_in[a->location];
-        for (uint32_t l = 0; l < n; l++) {
-            uint64_t off = el[l] * stride_B + a->offset_B;
-            uint32_t v[4] = { 0, 0, 0, 0x3F800000u };
-            /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
-            if (buf->mem && off + a->size_B <= buf->size_B) a->fetch(buf->mem + off, v);
-            for (uint32_t c = 0; c < 4; c++) dst->c[c].u[l] = v[c];
-        }
+        /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
+        eg_soft_fetch_lanes(a->fetch, buf->mem, buf->size_B, a->offset_B, a->size_B, vb->stride_B, el, n,
+                            &vs_in[a->location]);
     }
+}
+
+/* Lanes [0, n) of four per-lane arrays into vertices v[0..n): component c of lane l goes to the
+ * float at byte off_B + 4 c of v[l]. A 4x4 transpose per 4 lanes where GCC's vector shuffles
+ * exist (plain moves: the same bits), else lane by lane; the strided scalar copy was ~45
+ * instructions a vertex on the 20k-triangle rows. */
+static EG_ALWAYS_INLINE float *vtx_at(eg_soft_vtx_t *v, size_t off_B)
+{
+    return (float *)(void *)((unsigned char *)v + off_B);
+}
+
+static EG_ALWAYS_INLINE void lanes_to_vtx(const float *const src[4], uint32_t n, eg_soft_vtx_t *v, size_t off_B)
+{
+    uint32_t l = 0;
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4 && defined(__GNUC__) && !defined(__clang__)
+    for (; l + 4u <= n; l += 4u) {
+        vf_t a, b, c, d;
+        VLOAD(a, src[0] + l);
+        VLOAD(b, src[1] + l);
+        VLOAD(c, src[2] + l);
+        VLOAD(d, src[3] + l);
+        const vf_t ab0 = __builtin_shuffle(a, b, (vi_t){ 0, 4, 1, 5 }), ab1 = __builtin_shuffle(a, b, (vi_t){ 2, 6, 3, 7 });
+        const vf_t cd0 = __builtin_shuffle(c, d, (vi_t){ 0, 4, 1, 5 }), cd1 = __builtin_shuffle(c, d, (vi_t){ 2, 6, 3, 7 });
+        const vf_t r0 = __builtin_shuffle(ab0, cd0, (vi_t){ 0, 1, 4, 5 }), r1 = __builtin_shuffle(ab0, cd0, (vi_t){ 2, 3, 6, 7 });
+        const vf_t r2 = __builtin_shuffle(ab1, cd1, (vi_t){ 0, 1, 4, 5 }), r3 = __builtin_shuffle(ab1, cd1, (vi_t){ 2, 3, 6, 7 });
+        VSTORE(vtx_at(&v[l], off_B), r0);
+        VSTORE(vtx_at(&v[l + 1u], off_B), r1);
+        VSTORE(vtx_at(&v[l + 2u], off_B), r2);
+        VSTORE(vtx_at(&v[l + 3u], off_B), r3);
+    }
+#endif
+    for (; l < n; l++)
+        for (uint32_t c = 0; c < 4u; c++) vtx_at(&v[l], off_B)[c] = src[c][l];
 }
 
 static void shade_vertices(const batch_t *b)
@@ -90,10 +118,17 @@ static void shade_vertices(const batch_t *b)
         }
         inv.active = (eg_soft_mask_t)((1u << n) - 1u);
         eg_soft_program_run(rs->vs, &b->ps->bound, &inv);
-        for (uint32_t l = 0; l < n; l++)
-            for (uint32_t c = 0; c < 4; c++) vstore[base + l].pos[c] = inv.position.c[c].f[l];
+        const float *const pos[4] = { inv.position.c[0].f, inv.position.c[1].f, inv.position.c[2].f,
+                                      inv.position.c[3].f };
+        lanes_to_vtx(pos, n, &vstore[base], offsetof(eg_soft_vtx_t, pos));
         /* varying-major: the (location, component) lookup once per varying, not per lane */
-        for (uint32_t j = 0; j < rs->nvary; j++) {
+        uint32_t j = 0;
+        for (; j + 4u <= rs->nvary; j += 4u) {
+            const float *src[4];
+            for (uint32_t q = 0; q < 4u; q++) src[q] = vs_out[rs->vary_loc[j + q]].c[rs->vary_comp[j + q]].f;
+            lanes_to_vtx(src, n, &vstore[base], offsetof(eg_soft_vtx_t, var) + j * sizeof(float));
+        }
+        for (; j < rs->nvary; j++) {
             const float *src = vs_out[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
             for (uint32_t l = 0; l < n; l++) vstore[base + l].var[j] = src[l];
         }
@@ -231,42 +266,107 @@ static void draw_line(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_v
 /* ---- batches ---- */
 
 /* A position with a NaN or infinite component: the primitive is dropped (the result is
- * undefined in Vulkan / WebGPU, and it must not reach fixed-point setup). */
-static bool bad_pos(const eg_soft_vtx_t *v)
+ * undefined in Vulkan / WebGPU, and it must not reach fixed-point setup). The test
+ * !(p >= -3e38 && p <= 3e38) on the bits: IEEE magnitudes order as their bit patterns and every
+ * NaN's lies above infinity's, so it holds iff the largest magnitude's bits exceed 3e38f's
+ * (branch-free: the four compares and branches were ~30 instructions a vertex). */
+static inline bool bad_pos(const eg_soft_vtx_t *v)
 {
-    for (uint32_t c = 0; c < 4; c++)
-        if (!(v->pos[c] >= -3.0e38f && v->pos[c] <= 3.0e38f)) return true;
-    return false;
+    static const union { float f; uint32_t u; } lim = { 3.0e38f };
+    uint32_t worst = 0;
+    for (uint32_t c = 0; c < 4; c++) {
+        union { float f; uint32_t u; } bits = { v->pos[c] };   /* C11 type punning through a union */
+        uint32_t m = bits.u & 0x7fffffffu;
+        worst = m > worst ? m : worst;
+    }
+    return worst > lim.u;
 }
 
 _Static_assert(EG_ARRAY_LEN(((batch_t *)0)->planes) < 8, "clip plane bits below CODE_BAD");
 
+/* setup_planes's nonzero coefficients, read once per batch into locals (the stores into
+ * slot_win may alias the batch's floats, so the compiler reloaded them per vertex). */
+typedef struct plane_k {
+    float x0, w0, x1, w1, y2, w2, y3, w3, e4, z6, w6;
+    bool depth;
+} plane_k_t;
+
+static plane_k_t plane_k(const batch_t *b)
+{
+    const float (*p)[5] = b->planes;
+    plane_k_t k = { p[0][0], p[0][3], p[1][0], p[1][3], p[2][1], p[2][3], p[3][1], p[3][3], p[4][4], 0.0f, 0.0f,
+                    b->nplanes > 5 };
+    if (k.depth) { k.z6 = p[6][2]; k.w6 = p[6][3]; }
+    return k;
+}
+
 /* The outcodes of setup_planes's planes with their zero coefficients left out: for a finite
  * position each dropped term is a signed zero, which changes at most the sign of a zero sum,
  * never the `< 0` test (the generic plane_dist loop was ~30 % of the front end). */
-static uint32_t outcode(const batch_t *b, const float *pos)
+static EG_ALWAYS_INLINE uint32_t outcode(const plane_k_t *k, const float *pos)
 {
-    const float (*p)[5] = b->planes;
     float x = pos[0], y = pos[1], z = pos[2], w = pos[3];
-    uint32_t code = (uint32_t)(p[0][0] * x + p[0][3] * w < 0.0f) | (uint32_t)(p[1][0] * x + p[1][3] * w < 0.0f) << 1 |
-                    (uint32_t)(p[2][1] * y + p[2][3] * w < 0.0f) << 2 | (uint32_t)(p[3][1] * y + p[3][3] * w < 0.0f) << 3 |
-                    (uint32_t)(w + p[4][4] < 0.0f) << 4;
-    if (b->nplanes > 5) code |= (uint32_t)(z < 0.0f) << 5 | (uint32_t)(p[6][2] * z + p[6][3] * w < 0.0f) << 6;
+    uint32_t code = (uint32_t)(k->x0 * x + k->w0 * w < 0.0f) | (uint32_t)(k->x1 * x + k->w1 * w < 0.0f) << 1 |
+                    (uint32_t)(k->y2 * y + k->w2 * w < 0.0f) << 2 | (uint32_t)(k->y3 * y + k->w3 * w < 0.0f) << 3 |
+                    (uint32_t)(w + k->e4 < 0.0f) << 4;
+    if (k->depth) code |= (uint32_t)(z < 0.0f) << 5 | (uint32_t)(k->z6 * z + k->w6 * w < 0.0f) << 6;
     return code;
 }
 
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4 && defined(__SSE2__)
+/* bad_pos and then outcode with 4-lane vectors (x86-64): the magnitudes' test in four lanes,
+ * and planes 0-3 as the same per-lane products, sums and `< 0` compares (IEEE per lane); their
+ * bits by movmskps. The scalar pair was ~90 instructions a vertex on the 20k-triangle rows. */
+#define CODE_SSE 1
+static EG_ALWAYS_INLINE uint32_t code_sse(const plane_k_t *k, vf_t kx, vf_t kw, const float *pos, bool tri)
+{
+    static const union { float f; int32_t i; } lim = { 3.0e38f };
+    const vi_t mag_mask = { 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff }, vlim = { lim.i, lim.i, lim.i, lim.i };
+    vi_t pi;
+    VLOAD(pi, pos);
+    if (__builtin_ia32_movmskps((vf_t)((pi & mag_mask) > vlim))) return CODE_BAD;
+    if (!tri) return 0;
+    float x = pos[0], y = pos[1], z = pos[2], w = pos[3];
+    const vf_t xy = { x, x, y, y }, ww = { w, w, w, w }, zero = { 0, 0, 0, 0 };
+    uint32_t code = (uint32_t)__builtin_ia32_movmskps((vf_t)(kx * xy + kw * ww < zero)) | (uint32_t)(w + k->e4 < 0.0f) << 4;
+    if (k->depth) code |= (uint32_t)(z < 0.0f) << 5 | (uint32_t)(k->z6 * z + k->w6 * w < 0.0f) << 6;
+    return code;
+}
+#else
+#define CODE_SSE 0
+#endif
+
 static void classify_slots(const batch_t *b)
 {
-    for (uint32_t i = 0; i < b->nslots; i++) {
+    const plane_k_t k = plane_k(b);
+#if CODE_SSE
+    const vf_t kx = { k.x0, k.x1, k.y2, k.y3 }, kw = { k.w0, k.w1, k.w2, k.w3 };
+#endif
+    const eg_soft_pass_state_t *ps = b->ps;
+    /* to_window's per-draw factors, the same expressions, once per batch */
+    const float vx = ps->vp_x, vy = ps->vp_y, hw = ps->vp_w * 0.5f, hh = ps->vp_h * 0.5f;
+    const float z0 = ps->vp_min_z, dz = ps->vp_max_z - ps->vp_min_z;
+    const bool tri = b->verts_per_prim == 3, cull = b->cull;
+    const uint32_t n = b->nslots;
+    for (uint32_t i = 0; i < n; i++) {
         const eg_soft_vtx_t *v = &vstore[i];
+#if CODE_SSE
+        uint32_t code = code_sse(&k, kx, kw, v->pos, tri);
+#else
         uint32_t code = bad_pos(v) ? CODE_BAD : 0u;
-        if (!code && b->verts_per_prim == 3) code = outcode(b, v->pos);
+        if (!code && tri) code = outcode(&k, v->pos);
+#endif
         slot_code[i] = (uint8_t)code;
-        if (!code && b->verts_per_prim == 3) {
-            to_window(b->ps, v, &slot_win[i][0], &slot_win[i][1], &slot_win[i][2], &slot_win[i][3]);
-            if (b->cull) {   /* for culled_slots */
-                slot_snap[i][0] = eg_soft_snap(slot_win[i][0]);
-                slot_snap[i][1] = eg_soft_snap(slot_win[i][1]);
+        if (!code && tri) {   /* to_window's values */
+            float iw = 1.0f / v->pos[3];
+            float x = vx + (v->pos[0] * iw + 1.0f) * hw, y = vy + (1.0f - v->pos[1] * iw) * hh;
+            slot_win[i][0] = x;
+            slot_win[i][1] = y;
+            slot_win[i][2] = z0 + v->pos[2] * iw * dz;
+            slot_win[i][3] = iw;
+            if (cull) {   /* for culled_slots */
+                slot_snap[i][0] = eg_soft_snap(x);
+                slot_snap[i][1] = eg_soft_snap(y);
             }
         }
     }
@@ -365,6 +465,23 @@ static void add_prim(batch_t *b, const uint32_t *vid)
     b->nprims++;
 }
 
+/* add_prim for a draw whose vertex ids never repeat within an instance (non-indexed lists:
+ * element i is vertex first + i): the post-transform cache can never hit, so the slots are taken
+ * in order without the hash (~120 instructions a triangle). A batch still ends when the vertex
+ * store or the primitive list is full; where it ends does not change the bytes (a vertex's shaded
+ * values depend only on its vertex id and instance, and primitives are binned in order). */
+static void add_prim_fresh(batch_t *b, const uint32_t *vid)
+{
+    uint32_t n = b->verts_per_prim;
+    if (b->nprims == PB || b->nslots + n > VB) flush(b);
+    uint16_t *ps = prim_slots[b->nprims++];
+    for (uint32_t i = 0; i < 3u; i++) {
+        uint32_t s = i < n ? b->nslots++ : 0u;
+        if (i < n) { slot_vid[s] = vid[i]; slot_inst[s] = b->instance; }
+        ps[i] = (uint16_t)s;
+    }
+}
+
 static void setup_planes(batch_t *b)
 {
     const eg_soft_pass_state_t *ps = b->ps;
@@ -425,6 +542,14 @@ static void draw_instance(batch_t *b, const eg_soft_draw_args_t *a)
     const struct eg_soft_raster_pipeline *rs = b->rs;
     if (a->indexed && !rs->strip && b->verts_per_prim == 3u && b->ps->index_format == WGPUIndexFormat_Uint16) {
         draw_tris_u16(b, a);
+        return;
+    }
+    if (!a->indexed && !rs->strip) {   /* every id new: no cache look-up (add_prim_fresh) */
+        uint32_t n = b->verts_per_prim;
+        for (uint32_t i = 0; i + n <= a->count; i += n) {
+            const uint32_t vid[3] = { a->first + i, a->first + i + 1u, a->first + i + 2u };
+            add_prim_fresh(b, vid);
+        }
         return;
     }
     uint32_t win[3], k = 0, nprim_in_strip = 0;

@@ -137,4 +137,52 @@ eg_soft_fetch_fn eg_soft_fetch_fn_for(WGPUVertexFormat format)
     }
 }
 
+/* One attribute's lane loop with the converter inlined for the formats meshes use most: the
+ * same conversions as fetch_* (the per-lane call, its result copy and the range test were ~100
+ * instructions a vertex on the bench's 20k-triangle rows). Robust access: an element outside
+ * the bound range reads (0, 0, 0, 1). */
+#define FETCH_LANES(body)                                                                         \
+    for (uint32_t l = 0; l < n; l++) {                                                            \
+        uint64_t off = el[l] * stride_B + offset_B;                                               \
+        if (!mem || off + attr_B > size_B) {                                                      \
+            dst->c[0].u[l] = dst->c[1].u[l] = dst->c[2].u[l] = 0;                                 \
+            dst->c[3].u[l] = 0x3F800000u;                                                         \
+            continue;                                                                             \
+        }                                                                                         \
+        const uint8_t *p = mem + off;                                                             \
+        body                                                                                      \
+    }
+
+/* c / 255.0f for every byte c, folded by the compiler with the division's IEEE rounding
+ * (FLT_EVAL_METHOD 0 on every board: float operands, float result), so the same bits as
+ * fetch_un8*'s run-time division. */
+#define UN8_1(c) ((float)(c) / 255.0f)
+#define UN8_4(c) UN8_1(c), UN8_1((c) + 1), UN8_1((c) + 2), UN8_1((c) + 3)
+#define UN8_16(c) UN8_4(c), UN8_4((c) + 4), UN8_4((c) + 8), UN8_4((c) + 12)
+#define UN8_64(c) UN8_16(c), UN8_16((c) + 16), UN8_16((c) + 32), UN8_16((c) + 48)
+static const float un8_tab[256] = { UN8_64(0), UN8_64(64), UN8_64(128), UN8_64(192) };
+#undef UN8_64
+#undef UN8_16
+#undef UN8_4
+#undef UN8_1
+
+void eg_soft_fetch_lanes(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_B, uint32_t offset_B, uint32_t attr_B,
+                         uint64_t stride_B, const uint32_t *el, uint32_t n, eg_soft_vec4_t *dst)
+{
+    if (fn == fetch_f32x2) {
+        FETCH_LANES(dst->c[0].u[l] = rd32(p); dst->c[1].u[l] = rd32(p + 4); dst->c[2].u[l] = 0;
+                    dst->c[3].u[l] = 0x3F800000u;)
+    } else if (fn == fetch_f32x3) {
+        FETCH_LANES(dst->c[0].u[l] = rd32(p); dst->c[1].u[l] = rd32(p + 4); dst->c[2].u[l] = rd32(p + 8);
+                    dst->c[3].u[l] = 0x3F800000u;)
+    } else if (fn == fetch_f32x4) {
+        FETCH_LANES(for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = rd32(p + 4u * c);)
+    } else if (fn == fetch_un8x4) {
+        FETCH_LANES(for (uint32_t c = 0; c < 4u; c++) dst->c[c].f[l] = un8_tab[p[c]];)
+    } else {
+        FETCH_LANES(uint32_t v[4]; fn(p, v); for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = v[c];)
+    }
+}
+#undef FETCH_LANES
+
 #endif /* EMGPU_HAL_SOFT */

@@ -182,6 +182,14 @@ static uint32_t attachment_layer(const eg_texture_view_t *view, uint32_t depth_s
     return view->texture->dimension == WGPUTextureDimension_3D ? depth_slice : view->base_array_layer;
 }
 
+/* A clear at pass begin goes to the tiles when the pass is rasterized in tiles over the whole
+ * target (eg_soft_bin_defer_fill: each tile's worker fills its part just before drawing it,
+ * cache-warm and in parallel); otherwise, and for the clears at pass end, it is filled now. */
+static void fill_or_defer(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B)
+{
+    if (!eg_soft_bin_defer_fill(s, layer, texel, texel_B)) fill_layer(s, layer, texel, texel_B);
+}
+
 static void clear_color(const eg_cmd_color_attachment_t *a)
 {
     const eg_texture_view_t *view = a->view;
@@ -191,7 +199,7 @@ static void clear_color(const eg_cmd_color_attachment_t *a)
     uint8_t texel[16] = { 0 };
     uint32_t n = encode_color(view->fi, &a->clear_value, texel);
     if (n == 0 || n != s.block_B) return;
-    fill_layer(&s, attachment_layer(view, a->depth_slice), texel, n);
+    fill_or_defer(&s, attachment_layer(view, a->depth_slice), texel, n);
 }
 
 static void fill_aspect(const eg_texture_view_t *view, WGPUTextureAspect aspect, const uint8_t *texel,
@@ -200,7 +208,7 @@ static void fill_aspect(const eg_texture_view_t *view, WGPUTextureAspect aspect,
     eg_soft_subres_t s;
     eg_soft_subresource(view->texture, aspect, view->base_mip_level, &s);
     if (s.block_B != texel_B) return;
-    fill_layer(&s, view->base_array_layer, texel, texel_B);
+    fill_or_defer(&s, view->base_array_layer, texel, texel_B);
 }
 
 static void clear_depth_stencil(const eg_cmd_depth_stencil_attachment_t *ds, bool begin)
@@ -685,13 +693,13 @@ eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *st
             break;
         case EG_CMD_BEGIN_RENDER_PASS:
             x->pass = (const eg_cmd_begin_render_pass_t *)(const void *)h;
-            begin_render_pass(x->pass);
             pass_begin(x, x->pass);
             eg_soft_bin_pass_begin(&x->fb);
             x->pass_hdr = h;
             x->band = banded_slot(x->pass, &x->band_slot);
             if (x->band) eg_soft_bin_set_band(0, x->fb.height_px, true);
             apply_damage(x->pass);   /* damage */
+            begin_render_pass(x->pass);   /* after the bin knows band and damage: clears per tile */
             break;
         case EG_CMD_END_RENDER_PASS:
             if (x->pass) {

@@ -126,25 +126,25 @@ static void walk_init(const eg_soft_frag_t *f, walk_t *k)
     /* In a block no edge rejects, e0 >= -ext[1] >= -1024 (|A| + |B|) > -2^29 (e32 caps it above at
      * 2^30), |samp_off| <= 256 (|A| + |B|) < 2^27, |lane_off| <= 768 (|A| + |B|) < 2^29: every sum
      * of block_cov's lane test is within int32, and its sign is the 64-bit one. */
-    k->small = true;
+    int64_t big = 0;
     for (uint32_t i = 0; i < 3; i++) {
         int64_t aa = f->s.A[i] < 0 ? -f->s.A[i] : f->s.A[i], bb = f->s.B[i] < 0 ? -f->s.B[i] : f->s.B[i];
-        if (aa + bb >= ((int64_t)1 << 19)) k->small = false;
+        big |= aa + bb;
     }
+    k->small = big < ((int64_t)1 << 19);   /* (the OR of values >= 0 is below 2^19 iff each is) */
     for (uint32_t i = 0; i < 3; i++) {
         /* A x + B y over the lane offsets, by steps; block_cov reads one table of the two */
         int64_t sx = f->s.A[i] * EG_SOFT_SUBPIX, sy = f->s.B[i] * EG_SOFT_SUBPIX;
         if (k->small) {
-            /* (l & 3) sx + (l >> 2) sy: the sums of the steps, exact in int32 (bounds above);
-             * independent lanes, so the loop vectorises (the chained sums were 4% of a mesh) */
+            /* (l & 3) sx + (l >> 2) sy: the sums of the steps, exact in int32 (bounds above) */
             int32_t sx32 = (int32_t)sx, sy32 = (int32_t)sy;
 #if defined(VM_SIMD_NATIVE) && VM_VW == 4
-            const vi_t row = { 0, sx32, 2 * sx32, 3 * sx32 };
-            for (uint32_t r = 0; r < 4u; r++) {
-                int32_t y = (int32_t)r * sy32;
-                vi_t v = row + (vi_t){ y, y, y, y };
-                VSTORE(k->lane_off32[i] + 4u * r, v);
-            }
+            /* { 0, sx, 2 sx, 3 sx } by masked adds of the splat (no lane-by-lane build, no
+             * vector multiply on SSE2), then each row the previous plus sy (tri9) */
+            const vi_t vx = { sx32, sx32, sx32, sx32 }, vy = { sy32, sy32, sy32, sy32 };
+            const vi_t m1 = { 0, -1, -1, -1 }, m2 = { 0, 0, -1, -1 }, m3 = { 0, 0, 0, -1 };
+            vi_t v = (vx & m1) + (vx & m2) + (vx & m3);
+            for (uint32_t r = 0; r < 4u; r++, v += vy) VSTORE(k->lane_off32[i] + 4u * r, v);
 #else
             for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
                 k->lane_off32[i][l] = (int32_t)(l & 3u) * sx32 + (int32_t)(l >> 2) * sy32;
@@ -312,47 +312,32 @@ static void row_interval(const int64_t c[3], const int64_t s[3], int64_t n, int6
  * (a full-screen quad's blocks were 114 instructions each, nearly all accepted). */
 #define WALK_RUN_MIN 6   /* blocks in a row from which the intervals pay (row 8's mesh: not) */
 
-/* walk_body's loop for a narrow triangle (n < WALK_RUN_MIN blocks a row: no intervals) in the
- * textured mesh's one-pass state (helper "mblk8"): one sample, k->small. The same blocks, masks and
- * calls as block_cov_e + eg_soft_shade_block: the reject (accept) test is the sign of the OR of
- * the three edge sums (negative iff one is), the rectangle's rows are cut once per block row,
- * and the block goes straight to mt->block. */
-static EG_ALWAYS_INLINE void walk_mesh(eg_soft_frag_t *f, const walk_t *k, const eg_soft_mesh_tri_t *mt, int64_t x0,
-                                       int64_t y0, int64_t n, const int64_t er0[3], const int64_t sx[3],
-                                       const int64_t sy[3], bool wide)
+/* A narrow triangle (n < WALK_RUN_MIN blocks a row: no intervals) in the textured mesh's one-pass
+ * state (one sample, k->small) goes to eg_soft_mesh_walk (soft_sample_mesh.c, helper "mesh9";
+ * session 8's walk_mesh here, with the block inlined there): the same blocks, masks and calls as
+ * block_cov_e + eg_soft_shade_block: the reject (accept) test is the sign of the OR of the three
+ * edge sums (negative iff one is), the rectangle's rows are cut once per block row. */
+static void walk_mesh(eg_soft_frag_t *f, const walk_t *k, const eg_soft_mesh_tri_t *mt, int64_t x0, int64_t y0,
+                      int64_t n, eg_soft_mesh_walk_t *w)
 {
-    static const uint16_t row_lanes[16] = { 0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
-                                            0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF };
-    int64_t er[3] = { er0[0], er0[1], er0[2] };
-    const int64_t r0 = k->ext[0][1], r1 = k->ext[1][1], r2 = k->ext[2][1];
-    const int64_t a0 = k->ext[0][0], a1 = k->ext[1][0], a2 = k->ext[2][0];
-    for (int64_t by0 = y0; by0 < k->py1; by0 += 4) {
-        uint32_t rows = by0 < k->py0 || by0 + 4 > k->py1 ? span4(k->py0 - by0, k->py1 - by0) : 15u;
-        int64_t e[3] = { er[0], er[1], er[2] };
-        for (int64_t kb = 0; kb < n; kb++, e[0] += sx[0], e[1] += sx[1], e[2] += sx[2]) {
-            if (((e[0] + r0) | (e[1] + r1) | (e[2] + r2)) < 0) continue;
-            int64_t bx0 = x0 + 4 * kb;
-            uint32_t cols = bx0 < k->px0 || bx0 + 4 > k->px1 ? span4(k->px0 - bx0, k->px1 - bx0) : 15u;
-            eg_soft_mask_t cov = (eg_soft_mask_t)(row_lanes[rows] & (0x1111u * cols));
-            if (((e[0] + a0) | (e[1] + a1) | (e[2] + a2)) < 0) {
-                int32_t a = e32(e[0] + k->samp_off[0][0]), b = e32(e[1] + k->samp_off[1][0]);
-                int32_t c = e32(e[2] + k->samp_off[2][0]);
-#if WALK_AVX2
-                cov &= (eg_soft_mask_t) ~(wide ? lanes_out32_8(k, a, b, c) : lanes_out32(k, a, b, c));
-#else
-                (void)wide;
-                cov &= (eg_soft_mask_t)~lanes_out32(k, a, b, c);
-#endif
-            }
-            if (cov && mt->block(f, mt, (uint32_t)bx0, (uint32_t)by0, e, cov)) f->w->tex_blocks++;
-        }
-        er[0] += sy[0]; er[1] += sy[1]; er[2] += sy[2];
-    }
+    w->ext = k->ext;
+    w->samp_off = k->samp_off;
+    w->lane_off32 = k->lane_off32;
+    w->x0 = x0;
+    w->y0 = y0;
+    w->n = n;
+    w->px0 = k->px0;
+    w->px1 = k->px1;
+    w->py0 = k->py0;
+    w->py1 = k->py1;
+    f->w->tex_blocks += eg_soft_mesh_walk(f, mt, w);
 }
 
 static EG_ALWAYS_INLINE void walk_body(eg_soft_frag_t *f, const walk_t *k, bool wide)
 {
-    int64_t x0 = k->px0 & ~3, y0 = k->py0 & ~3, er[3], sx[3], sy[3];
+    int64_t x0 = k->px0 & ~3, y0 = k->py0 & ~3;
+    eg_soft_mesh_walk_t w;   /* (its er, sx, sy: the walk's own, also for eg_soft_mesh_walk) */
+    int64_t *er = w.er, *sx = w.sx, *sy = w.sy;
     eg_soft_shade_setup(f);   /* the block pipeline's per-triangle state (not for spans) */
     /* the textured mesh's one-pass block called here, its constants splatted once (mblk8) */
     eg_soft_mesh_tri_t mt;
@@ -364,7 +349,7 @@ static EG_ALWAYS_INLINE void walk_body(eg_soft_frag_t *f, const walk_t *k, bool 
     }
     int64_t n = (k->px1 - x0 + 3) / 4;
     if (mesh && k->small && f->samples == 1u && n < WALK_RUN_MIN) {
-        walk_mesh(f, k, &mt, x0, y0, n, er, sx, sy, wide);
+        walk_mesh(f, k, &mt, x0, y0, n, &w);
         return;
     }
     /* the blocks wholly inside the rectangle's columns: block_cov_e's inside mask is all lanes */

@@ -110,6 +110,11 @@ bool eg_soft_pack_full_order(eg_soft_pack_full_fn fn, uint8_t comp_of_byte[4]);
 /** Converts one vertex attribute at src to 4 components (missing ones (0, 0, 0, 1)). */
 typedef void (*eg_soft_fetch_fn)(const uint8_t *src, uint32_t out[4]);
 eg_soft_fetch_fn eg_soft_fetch_fn_for(WGPUVertexFormat format);
+/** soft_draw_fetch.c (tri9): fn's conversion of the attribute at mem + el[l] * stride_B + offset_B
+ *  (attr_B bytes) into lane l of dst for l < n; (0, 0, 0, 1) where it is not inside size_B or
+ *  mem is NULL (robust access). */
+void eg_soft_fetch_lanes(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_B, uint32_t offset_B, uint32_t attr_B,
+                         uint64_t stride_B, const uint32_t *el, uint32_t n, eg_soft_vec4_t *dst);
 
 typedef struct eg_soft_attrib {
     eg_soft_fetch_fn fetch;
@@ -395,6 +400,17 @@ void eg_soft_mesh_tri_prep(const eg_soft_frag_t *f, eg_soft_mesh_tri_t *m);
 /** soft_raster_shade.c (mblk8): whether f's triangle takes eg_soft_mesh_block for every block
  *  eg_soft_shade_block would run (then m is prepared); false on builds without it. */
 bool eg_soft_shade_mesh_direct(eg_soft_frag_t *f, eg_soft_mesh_tri_t *m);
+/** soft_sample_mesh.c (helper "mesh9", session 9): soft_raster.c walk_mesh's loop (narrow
+ *  triangles, one sample, walk_t.small) with m's block inlined, the triangle's invariants read
+ *  once: the same blocks, masks and bytes. Returns the blocks that stored a pixel. */
+typedef struct eg_soft_mesh_walk {
+    int64_t er[3], sx[3], sy[3];       /* edge values at (x0, y0); steps per block right, down */
+    const int64_t (*ext)[2];           /* walk_t's: [i][0] the accept, [i][1] the reject extreme */
+    const int64_t (*samp_off)[EG_SOFT_MAX_SAMPLES];   /* walk_t's (sample 0) */
+    const int32_t (*lane_off32)[EG_SOFT_LANES];       /* walk_t's */
+    int64_t x0, y0, n, px0, px1, py0, py1;   /* first block, blocks a row, the walked rectangle */
+} eg_soft_mesh_walk_t;
+uint32_t eg_soft_mesh_walk(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m, const eg_soft_mesh_walk_t *w);
 
 /** Depth plane and depth bias of f's triangle (after f->s is set up). */
 void eg_soft_depth_setup(eg_soft_frag_t *f);

@@ -360,6 +360,8 @@ bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uin
     eg_soft_wbound_t wb;
     if (!eg_soft_weights_bound(f, p, cp->persp, &wb)) return false;
     aval_t v[CONST_MAX_VALS];
+    eg_soft_affine_t ac;   /* p's corner weights: once for every input */
+    ac.state = 0;
     eg_memcpy(v, cp->consts, cp->nconst * sizeof v[0]);
     for (uint32_t i = 0; i < cp->nops; i++) {
         const cop_t *o = &cp->ops[i];
@@ -370,7 +372,7 @@ bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uin
         float d1 = rs->vary_interp[j] == EG_SOFT_INTERP_FLAT ? 0.0f : t->v[1]->var[j] - a0;
         float d2 = rs->vary_interp[j] == EG_SOFT_INTERP_FLAT ? 0.0f : t->v[2]->var[j] - a0;
         eg_soft_range_t r;
-        if (!eg_soft_vary_bound_best(f, p, &wb, rs->vary_interp[j], a0, d1, d2, &r)) return false;
+        if (!eg_soft_vary_bound_best_ac(f, p, &wb, &ac, rs->vary_interp[j], a0, d1, d2, &r)) return false;
         v[o->dst] = (aval_t){ r.lo, r.hi, r.cst };
     }
     return evaluate(cp, v, outb);

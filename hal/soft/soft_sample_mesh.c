@@ -128,61 +128,114 @@ static M8_ATTR EG_ALWAYS_INLINE m8_f mt_lerp(m8_f w0, m8_f w1, m8_f a0, m8_f d1,
     return x + y;
 }
 
+/* A triangle's scalar invariants of mt_blk (helper "mesh9"): locals of the caller, so a walk over
+ * many blocks (mesh_walk) forms them once per triangle instead of once per block call. The
+ * vectors (f->mb_cx, f->mb_ry, m's) stay where they are and are read as operands where used:
+ * copies would only be spilled to the stack (16 registers, the group needs them all). */
+typedef struct mt_ctx {
+    const float (*cx)[8];              /* f->mb_cx */
+    const float (*ry)[2][8];           /* f->mb_ry */
+    const uint8_t *tbase, *cbase, *zbase;
+    size_t pitch, zpitch;
+    uint32_t tpitch;
+    float inv;
+    int64_t h1, h2;
+    bool le, dw, persp, pu, pv, swap;
+} mt_ctx_t;
+
+static M8_ATTR EG_ALWAYS_INLINE void mt_ctx_init(mt_ctx_t *c, const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m)
+{
+    c->cx = f->mb_cx;
+    c->ry = f->mb_ry;
+    c->tbase = f->tex_fast.s.base;
+    c->tpitch = f->tex_fast.s.row_pitch_B;
+    c->cbase = f->out_t->base;
+    c->zbase = f->ds_base;
+    c->pitch = f->out_t->row_pitch_B;
+    c->zpitch = f->ds_pitch_B;
+    c->inv = f->s.inv_area2;
+    c->h1 = m->half[0];
+    c->h2 = m->half[1];
+    c->le = f->ds_fast == 2u;
+    c->dw = f->ds_write;
+    c->persp = f->mesh_persp;
+    c->pu = f->mv_persp[f->mesh_ju];
+    c->pv = f->mv_persp[f->mesh_jv];
+    c->swap = (f->tex_fast.fmt == FAST_BGRA8) != (f->mesh_store == 2u);
+}
+
+static M8_ATTR EG_ALWAYS_INLINE m8_f mt_ld(const float *p)
+{
+    m8_f v;
+    __builtin_memcpy(&v, p, 32);
+    return v;
+}
+
+/* m's axis a (0: u, 1: v) as m8_axis's constants */
+static M8_ATTR EG_ALWAYS_INLINE m8_ax_t mt_ax(const eg_soft_mesh_tri_t *m, uint32_t a)
+{
+    m8_ax_t x;
+    __builtin_memcpy(&x.fn, m->axf[a][0], 32);
+    __builtin_memcpy(&x.hi, m->axf[a][1], 32);
+    __builtin_memcpy(&x.n, m->axi[a][0], 32);
+    __builtin_memcpy(&x.last, m->axi[a][1], 32);
+    return x;
+}
+
+/* Group h (block rows 2h, 2h + 1) of the block whose first row is at dst, zrow, c1 and c2 the
+ * block's weights before the rows' terms, mk the group's 8 coverage bits (not 0): returns the
+ * lanes that passed the depth test, stored. */
+static M8_ATTR EG_ALWAYS_INLINE uint32_t mt_grp(const mt_ctx_t *c, const eg_soft_mesh_tri_t *m, uint32_t h, m8_f c1,
+                                               m8_f c2, uint32_t mk, uint8_t *dst, uint8_t *zrow, uint32_t mu,
+                                               uint32_t mv)
+{
+    m8_f l1 = c1 + mt_ld(c->ry[0][h]), l2 = c2 + mt_ld(c->ry[1][h]);
+    m8_f z = mt_lerp(l1, l2, mt_v(m, MT_Z0), mt_v(m, MT_ZD1), mt_v(m, MT_ZD2)) + mt_v(m, MT_BIAS);
+    m8_i plm;
+    uint32_t pm = m8_depth_lm(zrow, c->zpitch, z, mt_v(m, MT_OFF), mt_v(m, MT_LO), mt_v(m, MT_HI), m8_lanes(mk), c->dw,
+                              c->le, &plm);
+    if (!pm) return 0;
+    m8_f p1 = l1, p2 = l2;
+    if (c->persp) {
+        const m8_f one = M8_F(1.0f);
+        m8_f l0 = one - l1 - l2;
+        m8_f q0 = l0 * mt_v(m, MT_IW0), q1 = l1 * mt_v(m, MT_IW1), q2 = l2 * mt_v(m, MT_IW2);
+        m8_f w1 = q0 + q1 + q2;
+        m8_f rw = one / w1;
+        p1 = q1 * rw;
+        p2 = q2 * rw;
+    }
+    m8_f u = mt_lerp(c->pu ? p1 : l1, c->pu ? p2 : l2, mt_v(m, MT_U0), mt_v(m, MT_UD1), mt_v(m, MT_UD2));
+    m8_f v = mt_lerp(c->pv ? p1 : l1, c->pv ? p2 : l2, mt_v(m, MT_V0), mt_v(m, MT_VD1), mt_v(m, MT_VD2));
+    const m8_ax_t au = mt_ax(m, 0), av = mt_ax(m, 1);
+    m8_u w = m8_texel(mu, mv, c->swap, c->tbase, c->tpitch, &au, &av, u, v, m->k);
+    m8_store_lm(dst, c->pitch, (m8_i)w, pm, plm);
+    return pm;
+}
+
+/* The block at (bx, by), e1 and e2 the walk's edge values 1, 2 at its origin: its two groups,
+ * written out (no loop: constant shifts and offsets). */
+static M8_ATTR EG_ALWAYS_INLINE eg_soft_mask_t mt_blk(const mt_ctx_t *c, const eg_soft_mesh_tri_t *m, uint32_t bx,
+                                                      uint32_t by, int64_t e1, int64_t e2, eg_soft_mask_t cov,
+                                                      uint32_t mu, uint32_t mv)
+{
+    const m8_f c1 = M8_F((float)(e1 + c->h1) * c->inv) + mt_ld(c->cx[0]);
+    const m8_f c2 = M8_F((float)(e2 + c->h2) * c->inv) + mt_ld(c->cx[1]);
+    uint8_t *dst = (uint8_t *)(uintptr_t)c->cbase + (size_t)by * c->pitch + (size_t)bx * 4u;
+    uint8_t *zrow = (uint8_t *)(uintptr_t)c->zbase + (size_t)by * c->zpitch + (size_t)bx * 4u;
+    uint32_t m0 = cov & 0xffu, m1 = (uint32_t)cov >> 8, out = 0;
+    if (m0) out = mt_grp(c, m, 0, c1, c2, m0, dst, zrow, mu, mv);
+    if (m1) out |= mt_grp(c, m, 1, c1, c2, m1, dst + 2u * c->pitch, zrow + 2u * c->zpitch, mu, mv) << 8;
+    return (eg_soft_mask_t)out;
+}
+
 static M8_ATTR EG_ALWAYS_INLINE eg_soft_mask_t mesh_tri_block(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m,
                                                               uint32_t bx, uint32_t by, const int64_t e[3],
                                                               eg_soft_mask_t cov, uint32_t mu, uint32_t mv)
 {
-    const eg_soft_setup_t *s = &f->s;
-    float e1 = (float)(e[1] + m->half[0]) * s->inv_area2;
-    float e2 = (float)(e[2] + m->half[1]) * s->inv_area2;
-    m8_f cx1, cx2;
-    __builtin_memcpy(&cx1, f->mb_cx[0], 32);
-    __builtin_memcpy(&cx2, f->mb_cx[1], 32);
-    const m8_f c1 = M8_F(e1) + cx1, c2 = M8_F(e2) + cx2;
-    const bool le = f->ds_fast == 2u, dw = f->ds_write, persp = f->mesh_persp;
-    const bool pu = f->mv_persp[f->mesh_ju], pv = f->mv_persp[f->mesh_jv];
-    m8_ax_t au, av;
-    __builtin_memcpy(&au.fn, m->axf[0][0], 32);
-    __builtin_memcpy(&au.hi, m->axf[0][1], 32);
-    __builtin_memcpy(&au.n, m->axi[0][0], 32);
-    __builtin_memcpy(&au.last, m->axi[0][1], 32);
-    __builtin_memcpy(&av.fn, m->axf[1][0], 32);
-    __builtin_memcpy(&av.hi, m->axf[1][1], 32);
-    __builtin_memcpy(&av.n, m->axi[1][0], 32);
-    __builtin_memcpy(&av.last, m->axi[1][1], 32);
-    const eg_soft_subres_t *ts = &f->tex_fast.s;
-    const bool swap = (f->tex_fast.fmt == FAST_BGRA8) != (f->mesh_store == 2u);
-    const eg_soft_target_t *t = f->out_t;
-    size_t pitch = t->row_pitch_B, zpitch = f->ds_pitch_B;
-    uint8_t *dst = t->base + (size_t)by * pitch + (size_t)bx * 4u;
-    uint8_t *zrow = f->ds_base + (size_t)by * zpitch + (size_t)bx * 4u;
-    eg_soft_mask_t out = 0;
-    for (uint32_t h = 0; h < 2u; h++, dst += 2u * pitch, zrow += 2u * zpitch) {
-        uint32_t mk = cov >> (8u * h) & 0xffu;
-        if (!mk) continue;
-        m8_f y1, y2;
-        __builtin_memcpy(&y1, f->mb_ry[0][h], 32);
-        __builtin_memcpy(&y2, f->mb_ry[1][h], 32);
-        m8_f l1 = c1 + y1, l2 = c2 + y2;
-        m8_f z = mt_lerp(l1, l2, mt_v(m, MT_Z0), mt_v(m, MT_ZD1), mt_v(m, MT_ZD2)) + mt_v(m, MT_BIAS);
-        uint32_t pm = m8_depth(zrow, zpitch, z, mt_v(m, MT_OFF), mt_v(m, MT_LO), mt_v(m, MT_HI), mk, dw, le);
-        if (!pm) continue;
-        out |= (eg_soft_mask_t)(pm << (8u * h));
-        m8_f p1 = l1, p2 = l2;
-        if (persp) {
-            const m8_f one = M8_F(1.0f);
-            m8_f l0 = one - l1 - l2;
-            m8_f q0 = l0 * mt_v(m, MT_IW0), q1 = l1 * mt_v(m, MT_IW1), q2 = l2 * mt_v(m, MT_IW2);
-            m8_f w1 = q0 + q1 + q2;
-            m8_f rw = one / w1;
-            p1 = q1 * rw;
-            p2 = q2 * rw;
-        }
-        m8_f u = mt_lerp(pu ? p1 : l1, pu ? p2 : l2, mt_v(m, MT_U0), mt_v(m, MT_UD1), mt_v(m, MT_UD2));
-        m8_f v = mt_lerp(pv ? p1 : l1, pv ? p2 : l2, mt_v(m, MT_V0), mt_v(m, MT_VD1), mt_v(m, MT_VD2));
-        m8_group(mu, mv, swap, ts->base, ts->row_pitch_B, &au, &av, u, v, pm, dst, pitch, m->k);
-    }
-    return out;
+    mt_ctx_t c;
+    mt_ctx_init(&c, f, m);
+    return mt_blk(&c, m, bx, by, e[1], e[2], cov, mu, mv);
 }
 
 #define MT_FN(name, mu, mv)                                                                                       \
@@ -196,6 +249,101 @@ MT_FN(mt_cc, ADDR_CLAMP, ADDR_CLAMP)
 MT_FN(mt_rc, ADDR_REPEAT, ADDR_CLAMP)
 MT_FN(mt_cr, ADDR_CLAMP, ADDR_REPEAT)
 #undef MT_FN
+
+/* ---- soft_raster.c walk_mesh's loop with the block inlined (helper "mesh9") ----
+ * Row 8's triangles cover ~4.5 blocks each, nearly all partial: the per-block call of mt_rr cost
+ * ~75 instructions of set-up (flags, pointers, splats to the stack) and the walk ~20 more around
+ * it. Here the triangle's invariants are read once (mt_ctx_init) and the walk visits the same
+ * blocks with the same masks as walk_mesh (its tests are copied, see there). */
+
+/* 2^30 for an edge value above it (soft_raster.c e32: the lane sums stay in int32) */
+static EG_ALWAYS_INLINE int32_t mw_e32(int64_t e)
+{
+    return e > ((int64_t)1 << 30) ? (int32_t)1 << 30 : (int32_t)e;
+}
+
+/* Bits [lo, hi) of 4, the offsets clamped to [0, 4] (soft_raster.c span4). */
+static EG_ALWAYS_INLINE uint32_t mw_span4(int64_t lo, int64_t hi)
+{
+    uint32_t l = lo < 0 ? 0u : lo > 4 ? 4u : (uint32_t)lo, h = hi < 0 ? 0u : hi > 4 ? 4u : (uint32_t)hi;
+    return ((1u << h) - 1u) & ~((1u << l) - 1u);
+}
+
+/* soft_raster.c lanes_out32_8: the lanes where one of the edge values a, b, c plus the lane
+ * offsets is negative. */
+static M8_ATTR EG_ALWAYS_INLINE uint32_t mw_lanes_out(const int32_t (*lo)[EG_SOFT_LANES], int32_t a, int32_t b,
+                                                      int32_t c)
+{
+    uint32_t out = 0;
+    for (uint32_t h = 0; h < EG_SOFT_LANES; h += 8u) {
+        m8_i o0, o1, o2;
+        __builtin_memcpy(&o0, lo[0] + h, 32);
+        __builtin_memcpy(&o1, lo[1] + h, 32);
+        __builtin_memcpy(&o2, lo[2] + h, 32);
+        m8_i v = (M8_I(a) + o0) | (M8_I(b) + o1) | (M8_I(c) + o2);
+        out |= (uint32_t)__builtin_ia32_movmskps256((m8_f)v) << h;
+    }
+    return out;
+}
+
+static M8_ATTR EG_ALWAYS_INLINE uint32_t mesh_walk(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m,
+                                                   const eg_soft_mesh_walk_t *w, uint32_t mu, uint32_t mv, bool p3)
+{
+    static const uint16_t row_lanes[16] = { 0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
+                                            0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF };
+    mt_ctx_t c;
+    mt_ctx_init(&c, f, m);
+    if (p3) c.persp = c.pu = c.pv = true;   /* (the caller's test: constants, no selects per group) */
+    /* (w's fields read where used: locals would be spilled, the group needs every register) */
+    int64_t er0 = w->er[0], er1 = w->er[1], er2 = w->er[2];
+    uint32_t blocks = 0;
+    for (int64_t by0 = w->y0; by0 < w->py1; by0 += 4, er0 += w->sy[0], er1 += w->sy[1], er2 += w->sy[2]) {
+        uint32_t rows = by0 < w->py0 || by0 + 4 > w->py1 ? mw_span4(w->py0 - by0, w->py1 - by0) : 15u;
+        int64_t e0 = er0, e1 = er1, e2 = er2;
+        for (int64_t kb = 0; kb < w->n; kb++, e0 += w->sx[0], e1 += w->sx[1], e2 += w->sx[2]) {
+            if (((e0 + w->ext[0][1]) | (e1 + w->ext[1][1]) | (e2 + w->ext[2][1])) < 0) continue;   /* rejected */
+            int64_t bx0 = w->x0 + 4 * kb;
+            uint32_t cols = bx0 < w->px0 || bx0 + 4 > w->px1 ? mw_span4(w->px0 - bx0, w->px1 - bx0) : 15u;
+            uint32_t cov = row_lanes[rows] & (0x1111u * cols);
+            if (((e0 + w->ext[0][0]) | (e1 + w->ext[1][0]) | (e2 + w->ext[2][0])) < 0)   /* not accepted */
+                cov &= ~mw_lanes_out(w->lane_off32, mw_e32(e0 + w->samp_off[0][0]), mw_e32(e1 + w->samp_off[1][0]),
+                                     mw_e32(e2 + w->samp_off[2][0]));
+            if (cov && mt_blk(&c, m, (uint32_t)bx0, (uint32_t)by0, e1, e2, (eg_soft_mask_t)cov, mu, mv)) blocks++;
+        }
+    }
+    return blocks;
+}
+
+/* p3: the triangle makes perspective weights and u and v both take them (the bench's mesh): the
+ * flags are constants in those variants */
+#define MW_FN(name, mu, mv, p3)                                                                                   \
+    static M8_ATTR uint32_t name(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m, const eg_soft_mesh_walk_t *w) \
+    {                                                                                                             \
+        return mesh_walk(f, m, w, mu, mv, p3);                                                                    \
+    }
+MW_FN(mw_rr, ADDR_REPEAT, ADDR_REPEAT, false)
+MW_FN(mw_cc, ADDR_CLAMP, ADDR_CLAMP, false)
+MW_FN(mw_rc, ADDR_REPEAT, ADDR_CLAMP, false)
+MW_FN(mw_cr, ADDR_CLAMP, ADDR_REPEAT, false)
+MW_FN(mw_rr_p, ADDR_REPEAT, ADDR_REPEAT, true)
+MW_FN(mw_cc_p, ADDR_CLAMP, ADDR_CLAMP, true)
+MW_FN(mw_rc_p, ADDR_REPEAT, ADDR_CLAMP, true)
+MW_FN(mw_cr_p, ADDR_CLAMP, ADDR_REPEAT, true)
+#undef MW_FN
+
+/* (AVX2: called only where eg_soft_shade_mesh_direct held, which asks the CPU) */
+uint32_t eg_soft_mesh_walk(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m, const eg_soft_mesh_walk_t *w)
+    M8_ATTR;
+uint32_t eg_soft_mesh_walk(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m, const eg_soft_mesh_walk_t *w)
+{
+    uint32_t mu = f->tex_fast.mu, mv = f->tex_fast.mv;
+    if (f->mesh_persp && f->mv_persp[f->mesh_ju] && f->mv_persp[f->mesh_jv]) {
+        if (mu == ADDR_REPEAT) return mv == ADDR_REPEAT ? mw_rr_p(f, m, w) : mw_rc_p(f, m, w);
+        return mv == ADDR_REPEAT ? mw_cr_p(f, m, w) : mw_cc_p(f, m, w);
+    }
+    if (mu == ADDR_REPEAT) return mv == ADDR_REPEAT ? mw_rr(f, m, w) : mw_rc(f, m, w);
+    return mv == ADDR_REPEAT ? mw_cr(f, m, w) : mw_cc(f, m, w);
+}
 
 static M8_ATTR EG_ALWAYS_INLINE void mt_splat(eg_soft_mesh_tri_t *m, uint32_t i, float x)
 {
@@ -280,6 +428,12 @@ void eg_soft_mesh_tri_prep(const eg_soft_frag_t *f, eg_soft_mesh_tri_t *m)
 {
     (void)f;
     m->block = NULL;   /* never called: eg_soft_mesh_block_ok is false */
+}
+
+uint32_t eg_soft_mesh_walk(const eg_soft_frag_t *f, const eg_soft_mesh_tri_t *m, const eg_soft_mesh_walk_t *w)
+{
+    (void)f; (void)m; (void)w;
+    return 0;   /* never called: eg_soft_shade_mesh_direct is false */
 }
 #endif
 

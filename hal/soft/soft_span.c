@@ -599,6 +599,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         fc.fixed_px = fc.fixed_row ? eg_soft_span_fixed_pixel(sp, &k) : 0u;
         fc.base = tg->base;
         fc.pitch_B = tg->row_pitch_B;
+        fc.own_x0 = f->w->clip_x0;
+        fc.own_x1 = f->w->clip_x1;
         fc.filled = fc.skipped = fc.rows = 0;
         if (fc.modes == FZ_MODES_TEXC && (!sp->fused[wi][FZ_MODES_TEXC] || !span_edges_one(&fc))) fc.modes = FZ_MODES_TEX;
         if (copy_fn) {   /* texel copy rows: runs of side-by-side texels moved whole */

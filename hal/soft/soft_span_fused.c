@@ -185,10 +185,10 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
                             span_fill_t *c)
 {
     const eg_soft_setup_t *s = &c->f->s;
-    for (uint32_t l = 0; l < 8u; l++) {
-        float fx = (float)(l & 3u);
-        c->fxd1[l] = fx * k->d1x;
-        c->fxd2[l] = fx * k->d2x;
+    for (uint32_t l = 0; l < 4u; l++) {   /* lanes 4-7 repeat 0-3: the same products */
+        float fx = (float)l;
+        c->fxd1[l] = c->fxd1[l + 4u] = fx * k->d1x;
+        c->fxd2[l] = c->fxd2[l + 4u] = fx * k->d2x;
     }
     c->k = k;
     c->d1y = k->d1y; c->d2y = k->d2y;
@@ -223,9 +223,8 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
     c->modes = seen == 1u << FZ_PERSP ? FZ_MODES_P
              : c->mode[3] == FZ_CONST && c->mode[0] == FZ_PERSP && c->mode[1] == FZ_PERSP && c->mode[2] == FZ_PERSP
                ? FZ_MODES_P3 : FZ_MODES_ANY;
-    eg_memset(c->uv_a0, 0, sizeof c->uv_a0);   /* the texture fields: defined when unused too */
-    eg_memset(c->uv_dv1, 0, sizeof c->uv_dv1);
-    eg_memset(c->uv_dv2, 0, sizeof c->uv_dv2);
+    for (uint32_t i = 0; i < 2u; i++)   /* the texture fields: defined when unused too (no memset calls: per glyph) */
+        c->uv_a0[i] = c->uv_dv1[i] = c->uv_dv2[i] = 0.0f;
     c->uv_mode[0] = c->uv_mode[1] = FZ_CONST;
     c->tbase = NULL;
     c->tw = c->th = 1;

@@ -124,6 +124,8 @@ typedef struct span_fill {
     uint32_t fixed_px;             /* the stored pixel, little-endian bytes (2 or 4) */
     uint8_t *base;                 /* the target's pixel (0, 0) */
     size_t pitch_B;
+    int64_t own_x0, own_x1;        /* the worker's clip columns (its tile: no other thread writes there),
+                                    * where FZ_(glyph) may store a group's unchanged pixels back whole */
     uint32_t filled, skipped, rows;   /* out: span_px, span_skip_px, span_row_px */
 } span_fill_t;
 

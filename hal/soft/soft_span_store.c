@@ -128,6 +128,16 @@ static const float rowc_max8[4] = { 255.0f, 255.0f, 255.0f, 255.0f }, rowc_max56
 /* The stored code of one value: the stores' conversion (quantize / store8_simd / store_565). */
 static inline uint32_t row_code(float v, float max) { return (uint32_t)(int32_t)(clamp01(v) * max + 0.5f); }
 
+/* `bytes` bytes (whole pixels of e = 2 or 4 bytes) at px, each pixel the bytes b[0, e): the
+ * first pixels stored, then the filled part copied after itself, doubling (the pixel by pixel
+ * byte stores were ~4 instructions a pixel, ~9 M of the UI row's gradient background; glyph9). */
+static void row_fill(uint8_t *px, uint32_t bytes, const uint8_t *b, uint32_t e)
+{
+    uint32_t done = bytes < 16u ? bytes : 16u;
+    for (uint32_t i = 0; i < done; i++) px[i] = b[i % e];
+    for (; done < bytes; done *= 2u) eg_memcpy(px + done, px, bytes - done < done ? bytes - done : done);
+}
+
 /* Pixels [x0, x1) of row y of a copy-class triangle without blending: when every channel's
  * stored code provably is one value over the segment, stores that pixel x1 - x0 times and
  * returns true. The values are bounded without interpolating them (soft_raster_bound.c) and
@@ -145,6 +155,8 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     if (!eg_soft_span_all_fixed(sp, k) && !eg_soft_weights_bound(f, &p, sp->any_persp, &wb)) return false;
     const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
     uint32_t q[4];
+    eg_soft_affine_t ac;   /* the row's corner weights: once for every channel (glyph9) */
+    ac.state = 0;
     for (uint32_t c = 0; c < 4u; c++) {
         uint32_t src = sp->cls.src[c];
         if (mx[c] == 0.0f) { q[c] = 0; continue; }   /* RGB565 stores no alpha */
@@ -159,20 +171,21 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
             continue;
         }
         eg_soft_range_t r;
-        if (!eg_soft_vary_bound_best(f, &p, &wb, sp->interp[v], k->a0[v], k->dv1[v], k->dv2[v], &r)) return false;
+        if (!eg_soft_vary_bound_best_ac(f, &p, &wb, &ac, sp->interp[v], k->a0[v], k->dv1[v], k->dv2[v], &r)) return false;
         q[c] = row_code(r.lo, mx[c]);
         if (row_code(r.hi, mx[c]) != q[c]) return false;
     }
     uint32_t n = (uint32_t)(x1 - x0);
+    uint8_t b[4];
     if (sp->rowconst == ROWC_565) {
         uint32_t w = q[0] << 11 | q[1] << 5 | q[2];
-        for (uint32_t i = 0; i < n; i++, px += 2) { px[0] = (uint8_t)w; px[1] = (uint8_t)(w >> 8); }
+        b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8);
+        row_fill(px, n * 2u, b, 2u);
         return true;
     }
-    uint8_t b[4];
     bool bgra = sp->rowconst == ROWC_BGRA8;
     b[bgra ? 2 : 0] = (uint8_t)q[0]; b[1] = (uint8_t)q[1]; b[bgra ? 0 : 2] = (uint8_t)q[2]; b[3] = (uint8_t)q[3];
-    for (uint32_t i = 0; i < n; i++, px += 4) { px[0] = b[0]; px[1] = b[1]; px[2] = b[2]; px[3] = b[3]; }
+    row_fill(px, n * 4u, b, 4u);
     return true;
 }
 

@@ -1,0 +1,110 @@
+/* Tests of the soft span path's glyph rows (soft_span_fused.inc FZ_(glyph)) and constant-row fills (soft_span_store.c). */
+#include "tests/unit/cmd_test_util.h"
+#include <emgpu/emgpu.h>
+
+#if EMGPU_HAL_SOFT
+#include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_span.h"
+#include "tests/unit/soft_span_util.h"
+
+/* A quad of one color c over [x0, x0 + w) x [y0, y0 + h) px, u over [u0, u1] and v over [v0, v1],
+ * as two triangles (winding flipped when `other`). */
+static uint32_t flat_quad(svtx_t *v, float x0, float y0, float w, float h, float u0, float u1, float v0, float v1,
+                          const uint8_t c[4], bool other)
+{
+    svtx_t a = span_vtx(x0, y0, 1, u0, v0, c[0], c[1], c[2], c[3]), b = span_vtx(x0 + w, y0, 1, u1, v0, c[0], c[1], c[2], c[3]);
+    svtx_t e = span_vtx(x0, y0 + h, 1, u0, v1, c[0], c[1], c[2], c[3]);
+    svtx_t f = span_vtx(x0 + w, y0 + h, 1, u1, v1, c[0], c[1], c[2], c[3]);
+    svtx_t t[6] = { a, b, e, b, f, e };
+    if (other) { t[1] = e; t[2] = b; t[4] = e; t[5] = f; }
+    memcpy(v, t, sizeof t);
+    return 6u;
+}
+
+/* Glyph cells wider than one 8-lane group (whole groups, with partial first and last ones) and
+ * taller than one 4-row block row (the rows' edge terms are renewed per block row), at x and y
+ * offsets in fractions of a pixel, both windings, one flat color each (FZ_MODES_TEXC). */
+static uint32_t wide_glyphs(svtx_t *v, uint32_t variant)
+{
+    static const float cell[6][4] = { { 0.5f, 0.3f, 21, 9 },  { 3.2f, 10.0f, 13, 7 }, { 1.7f, 17.6f, 9, 14 },
+                                      { 22.0f, 2.5f, 8, 23 }, { 8.5f, 25.5f, 17, 6 }, { 16.0f, 9.0f, 16, 12 } };
+    static const uint8_t cols[2][4] = { { 200, 90, 30, 160 }, { 255, 255, 255, 255 } };
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 6u; i++) {
+        float u0 = 0.05f * (float)i, v0 = 0.1f * (float)(i % 3u);
+        n += flat_quad(v + n, cell[i][0], cell[i][1], cell[i][2], cell[i][3], u0, u0 + 0.8f, v0, v0 + 0.7f, cols[variant],
+                       (i & 1u) != 0u);
+    }
+    return n;
+}
+
+/* Blended glyph cells of several groups a row and several block rows (wide_glyphs) over an R8
+ * coverage texture, every target format, both blends, at 4 lanes and at the widest width the
+ * CPU runs: the general path's bytes (fast paths off: the VM and the block stores), and the
+ * fused rows ran. The 7 px glyphs of soft_span_fused_test never fill a whole 8-lane group. */
+EG_TEST(soft_span_glyph, wide_tall_glyphs_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[36];
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t c = 0; c < 2u; c++)
+        for (uint32_t f = 0; f < 3u; f++)
+            for (uint32_t b = 0; b < 2u; b++)
+                for (uint32_t w = 0; w < 2u; w++) {
+                    eg_soft_span_fused_width = widths[w];
+                    run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
+                                WGPUTextureFormat_R8Unorm, quads, wide_glyphs(quads, c), 0 };
+                    uint32_t before = eg_soft_worker_main.span_fused_px;
+                    if (!span_sweep(&r, &bad, "wide glyphs", f * 2u + b, c * 2u + w)) wrong_path++;
+                    if ((eg_soft_worker_main.span_fused_px != before) != (eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                }
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* Constant rows of every length from 1 to 29 px at x offsets 0-3 (eg_soft_span_row_const's
+ * fill: the first pixels, then the filled part doubled), flat colors (every row through the
+ * row proof on the chunk path) and a vertical gradient (fused rows with the proof from 2 px
+ * on), unblended, every target format: the general path's bytes, so no byte beside a row is
+ * written, and the constant rows ran (span_row_px). */
+EG_TEST(soft_span_glyph, constant_row_fills_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    static svtx_t quads[6u * 16u];
+    static const uint8_t flat[4] = { 180, 40, 250, 255 };
+    const int64_t rowc_min = eg_soft_span_rowc_min_fused;
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t g = 0; g < 2u; g++)
+        for (uint32_t f = 0; f < 3u; f++) {
+            uint32_t n = 0;
+            for (uint32_t i = 0; i < 16u; i++) {   /* widths 1, 3, ..., 29 at offsets 0-3 */
+                float x0 = (float)(i & 3u) + (i & 4u ? 0.0f : 0.5f), y0 = (float)(i * 2u);
+                n += flat_quad(quads + n, x0, y0, (float)(1u + 2u * (i % 15u)), 2.0f, 0, 1, 0, 1, flat, (i & 1u) != 0u);
+            }
+            for (uint32_t k = 0; k < n && g; k++) {   /* a vertical gradient: top and bottom colors differ */
+                bool top = quads[k].pos[1] == quads[k - k % 6u].pos[1];   /* the quad's first vertex is a top one */
+                quads[k].color[0] = (uint8_t)(40u + 8u * (k / 6u) + (top ? 0u : 20u));
+                quads[k].color[1] = (uint8_t)(200u - 6u * (k / 6u) - (top ? 0u : 30u));
+            }
+            eg_soft_span_fused_width = g ? 0u : 1u;
+            eg_soft_span_rowc_min_fused = 2;   /* 1 is the all-fixed triangles' marker (fixed_row) */
+            run_t r = { d, "span_fused.frag", span_fmts[f], NULL, 0u, WGPUFilterMode_Nearest, false,
+                        WGPUTextureFormat_Undefined, quads, n, 0 };
+            uint32_t before = eg_soft_worker_main.span_row_px;
+            if (!span_sweep(&r, &bad, g ? "gradient rows" : "flat rows", f, g)) wrong_path++;
+            if (eg_soft_worker_main.span_row_px == before) wrong_path++;
+        }
+    eg_soft_span_fused_width = 0;
+    eg_soft_span_rowc_min_fused = rowc_min;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+#endif
