@@ -40,8 +40,9 @@ int32_t eg_soft_snap(float v)
 /* Edge i is opposite vertex i (from V[i+1] to V[i+2]). Returns false for zero area. */
 static bool setup_edges(const int32_t x[3], const int32_t y[3], eg_soft_setup_t *s)
 {
+    static const uint8_t next1[3] = { 1, 2, 0 }, next2[3] = { 2, 0, 1 };   /* (i + 1) % 3, (i + 2) % 3 */
     for (uint32_t i = 0; i < 3; i++) {
-        uint32_t a = (i + 1u) % 3u, b = (i + 2u) % 3u;
+        uint32_t a = next1[i], b = next2[i];
         s->A[i] = (int64_t)y[a] - y[b];
         s->B[i] = (int64_t)x[b] - x[a];
         s->C[i] = -(s->A[i] * x[a] + s->B[i] * y[a]);

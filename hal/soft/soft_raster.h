@@ -265,6 +265,12 @@ typedef struct eg_soft_worker {
     uint64_t in_uniform;                          /* io_in slots (loc * 4 + comp) equal in all lanes */
     uint32_t interior_hits;                       /* regions taking the proved interior's bits (soft_raster_const.c) */
     uint32_t band_hits;                           /* regions taking a proved band's bits (soft_raster_const.c, ui8) */
+    /* rrect9, session 9: eg_soft_const_region_tri proved output 0 within [its outb, crange_hi]
+     * (narrow ranges, not one value): the next eg_soft_fill_const_region takes (and clears) it */
+    bool crange;
+    uint32_t crange_hi[4];
+    uint32_t range_regions;                       /* regions filled from such a range (soft_raster_fill.c) */
+    uint32_t range_vm_px;                         /* of their pixels, those whose bytes the range left open (VM) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -420,6 +426,10 @@ void eg_soft_depth_setup(eg_soft_frag_t *f);
 void eg_soft_shade_setup(eg_soft_frag_t *f);
 /** soft_raster_depth.c: sets f->ds_fast and its fields (eg_soft_shade_setup calls it). */
 void eg_soft_ds_fast_setup(eg_soft_frag_t *f);
+/** soft_raster_shade_mesh.c (helper "set9"): eg_soft_mesh_setup's tests on the draw's state alone
+ *  (after eg_soft_ds_fast_setup and out_pack), and its per-triangle part where they held. */
+bool eg_soft_mesh_state_ok(const eg_soft_frag_t *f);
+void eg_soft_mesh_setup_tri(eg_soft_frag_t *f);
 /** eg_soft_ds_test for a frag with f->ds_fast set: the same bytes and coverage, one sample. */
 eg_soft_mask_t eg_soft_ds_fast(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
                                eg_soft_mask_t cov);
@@ -582,6 +592,7 @@ typedef struct eg_soft_const_tri {
     int8_t band_ok[EG_SOFT_CONST_TRI_BANDS];
     uint32_t band_out[EG_SOFT_CONST_TRI_BANDS][4];
     int64_t cx0, cx1, cy0, cy1;    /* pixels whose centre can be inside the triangle (inclusive) */
+    uint32_t band_hi[EG_SOFT_CONST_TRI_BANDS][4];   /* rrect9: a band's upper bits (band_out: lower) */
 } eg_soft_const_tri_t;
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
 /** Sets ct's interior rectangle [x0, x1) x [y0, y1) (multiples of 4; the regions not on a side
@@ -607,6 +618,15 @@ typedef struct eg_soft_cfill {
     int64_t row_y[16], row_x0[16], row_x1[16];   /* the triangle's span of row y (by y mod 16) */
     bool pend;                                   /* [pend_x0, x1) x [pend_y0, y1) not filled yet */
     int64_t pend_x0, pend_x1, pend_y0, pend_y1;
+    /* rrect9, session 9: a source known as a narrow range [outb, outb_hi] (rng): its factors at
+     * both ends; last_amb: last_in's bytes differ between them (that pixel runs the VM) */
+    bool rng, last_amb;
+    uint32_t outb_hi[4];
+    float sfs_hi[4], df_hi[4];
+    float s_lo[4], s_hi[4];                      /* the source range, clamped to [0, 1] */
+    uint32_t namb;                               /* blocks with such pixels, shaded at the rows' end */
+    int64_t amb_bx[8], amb_by[8];
+    eg_soft_mask_t amb_m[8];
 } eg_soft_cfill_t;
 /** soft_raster_fill.c: the pixels of [x0, x1) x [y0, y1) inside f's triangle (one sample at the
  *  centre) blended with the proved output bits outb, row by row: the bytes of
@@ -619,6 +639,12 @@ void eg_soft_cfill_init(eg_soft_cfill_t *c);
 /** soft_raster_fill.c: eg_soft_fill_const_region may leave its pixels pending (to join them with
  *  the next region's): fills them. Call when the triangle's walk ends (bin7, session 7). */
 void eg_soft_cfill_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c);
+/** soft_raster_fill.c: whether eg_soft_fill_const_region takes f's regions (its target
+ *  conditions): then a proof may end in narrow output ranges (rrect9, session 9). */
+bool eg_soft_fill_range_ok(const eg_soft_frag_t *f);
+/** soft_raster_const.c: the widest output range (per component) a region proof may end in
+ *  (rrect9; 0: one value only, as before; tests compare both). */
+extern float eg_soft_const_range_max;
 /** soft_sample.c: the widest vector width 8-bit RGBA/BGRA bilinear sampling may use: 8 (AVX2
  *  where the CPU has it, else 4), 4, or 0 for the per-lane loop (the same bits; tests compare). */
 extern uint32_t eg_soft_sample_vw;

@@ -354,6 +354,7 @@ bool eg_soft_const_block(const struct eg_soft_const_prog *cp, eg_soft_worker_t *
  * region's blocks, so the interiors of shapes cost one proof per region, not per 4x4 block. */
 bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t outb[4])
 {
+    f->w->crange = false;   /* bits only (rrect9's ranges are region_tri's) */
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const struct eg_soft_const_prog *cp = rs->fs_const;
     const eg_soft_tri_t *t = f->t;
@@ -449,7 +450,19 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     ct->state = 1;
 }
 
-static bool region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
+/* Output ranges (rrect9, session 9). A shape's alpha is exactly 1.0 at the first pixel centre
+ * inside its quad (the bench's rounded rectangles: d = -0.5, clamp(0.5 - d, 0, 1)), and the
+ * perspective weights' 1 / w rounds differently from pixel to pixel: those lanes hold 1.0 or a
+ * float or two below it, so no proof of one value can hold there (51% of the regions failed).
+ * Their stored bytes are one value nevertheless, nearly always: the row fill (soft_raster_fill.c)
+ * blends each stored pixel with both ends of the range (the blend is monotone in the source)
+ * and runs the VM for the pixels where the two differ. eg_soft_const_range_max keeps those pixels rare. */
+float eg_soft_const_range_max = 0x1p-10f;
+
+/* hi: NULL for one value only; else the proof may end in ranges no wider than eg_soft_const_range_max, outb
+ * then their lower and hi their upper ends (equal where a component is one value). */
+static bool region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
+                       uint32_t *hi)
 {
     aval_t *v = ct->v;
     if (ct->nin) {
@@ -470,10 +483,16 @@ static bool region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const e
     }
     for (uint32_t c = 0; c < 4u; c++) {
         const aval_t *a = &v[ct->out[c]];
-        if (!a->cst) return false;
+        if (!a->cst && (!hi || !(a->hi - a->lo <= eg_soft_const_range_max))) return false;
         outb[c] = fbits(a->lo);
+        if (hi) hi[c] = a->cst ? outb[c] : fbits(a->hi);
     }
     return true;
+}
+
+static inline bool differ4(const uint32_t a[4], const uint32_t b[4])
+{
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) != 0u;
 }
 
 void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
@@ -515,14 +534,15 @@ static eg_soft_pxset_t covered_lanes(const eg_soft_frag_t *f, const eg_soft_cons
  * interior fails, its two cross bands (all its columns but the first and last region's rows, and
  * the other way) are tried: a rounded rectangle's corners fall outside both. Each band is
  * proved once per triangle; a failed one is remembered and its regions proved as before. */
-static int32_t band_prove(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *q)
+static int32_t band_prove(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *q, bool rng)
 {
     uint32_t i = 0;
     while (i < ct->nband && eg_memcmp(&ct->band[i], q, sizeof *q) != 0) i++;
     if (i < ct->nband) return (int32_t)i;
     if (ct->nband >= EG_SOFT_CONST_TRI_BANDS || q->bx0 > q->bx1 || q->by0 > q->by1) return -1;
     ct->band[i] = *q;
-    ct->band_ok[i] = region_tri(f, ct, q, ct->band_out[i]) ? 1 : -1;
+    ct->band_ok[i] = region_tri(f, ct, q, ct->band_out[i], rng ? ct->band_hi[i] : NULL) ? 1 : -1;
+    if (!rng) eg_memcpy(ct->band_hi[i], ct->band_out[i], sizeof ct->band_hi[i]);
     ct->nband++;
     return (int32_t)i;
 }
@@ -534,7 +554,8 @@ static inline bool band_has(const eg_soft_pxset_t *b, const eg_soft_pxset_t *p)
 }
 
 /* 1: p (covered lanes) lies in a proved band, outb its bits; 0: prove p itself. */
-static int band_lookup(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
+static int band_lookup(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
+                       uint32_t hi[4], bool rng)
 {
     const int64_t R = 16;   /* the walk's region size: the interior's first and last region rows */
     int32_t hit = -1;
@@ -548,22 +569,22 @@ static int band_lookup(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const e
         eg_soft_pxset_t q = *p;
         if (col) { q.by0 = ct->lim_y0 + R; q.by1 = ct->lim_y1 - R - 4; q.fy0 = 0; q.fy1 = 3; }
         if (row) { q.bx0 = ct->lim_x0 + R; q.bx1 = ct->lim_x1 - R - 4; q.fx0 = 0; q.fx1 = 3; }
-        int32_t i = col || row ? band_prove(f, ct, &q) : -1;
+        int32_t i = col || row ? band_prove(f, ct, &q, rng) : -1;
         if (i >= 0 && ct->band_ok[i] > 0) hit = i;
     }
     if (hit < 0) return 0;
-    for (uint32_t c = 0; c < 4u; c++) outb[c] = ct->band_out[hit][c];
+    for (uint32_t c = 0; c < 4u; c++) { outb[c] = ct->band_out[hit][c]; hi[c] = ct->band_hi[hit][c]; }
     return 1;
 }
 
 /* The interior's cross bands, after the interior failed whole. */
-static void band_cross(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
+static void band_cross(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, bool rng)
 {
     const int64_t R = 16;
     eg_soft_pxset_t h = { ct->lim_x0, ct->lim_x1 - 4, ct->lim_y0 + R, ct->lim_y1 - R - 4, 0, 3, 0, 3 };
     eg_soft_pxset_t v = { ct->lim_x0 + R, ct->lim_x1 - R - 4, ct->lim_y0, ct->lim_y1 - 4, 0, 3, 0, 3 };
-    (void)band_prove(f, ct, &h);
-    (void)band_prove(f, ct, &v);
+    (void)band_prove(f, ct, &h, rng);
+    (void)band_prove(f, ct, &v, rng);
 }
 
 /* The interior (bin7, session 7): a proof over a pixel set holds for every subset of it (each
@@ -573,6 +594,8 @@ static void band_cross(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
  * the first region inside it holds (a shape whose interior is not constant fails that first). */
 bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4])
 {
+    eg_soft_worker_t *w = f->w;
+    w->crange = false;
     if (ct->state < 0) return false;
     if (ct->sup > 0 && p->bx0 >= ct->lim_x0 && p->bx1 + 4 <= ct->lim_x1 && p->by0 >= ct->lim_y0 &&
         p->by1 + 4 <= ct->lim_y1) {
@@ -581,18 +604,22 @@ bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, 
         return true;
     }
     eg_soft_pxset_t pc = covered_lanes(f, ct, p);
-    if (band_lookup(f, ct, &pc, outb)) {
-        f->w->band_hits++;
+    /* ranges only where the row fill takes the region (region_const stores outb's bits else) */
+    bool rng = eg_soft_fill_range_ok(f);
+    if (band_lookup(f, ct, &pc, outb, w->crange_hi, rng)) {
+        w->band_hits++;
+        w->crange = differ4(outb, w->crange_hi);
         return true;
     }
-    if (!region_tri(f, ct, &pc, outb)) return false;
-    if (ct->sup == 0 && p->bx0 >= ct->lim_x0 && p->bx1 + 4 <= ct->lim_x1 && p->by0 >= ct->lim_y0 &&
+    if (!region_tri(f, ct, &pc, outb, rng ? w->crange_hi : NULL)) return false;
+    w->crange = rng && differ4(outb, w->crange_hi);
+    if (ct->sup == 0 && !w->crange && p->bx0 >= ct->lim_x0 && p->bx1 + 4 <= ct->lim_x1 && p->by0 >= ct->lim_y0 &&
         p->by1 + 4 <= ct->lim_y1) {
         eg_soft_pxset_t q = { ct->lim_x0, ct->lim_x1 - 4, ct->lim_y0, ct->lim_y1 - 4, 0, 3, 0, 3 };
-        ct->sup = region_tri(f, ct, &q, ct->sup_out) ? 1 : -1;
+        ct->sup = region_tri(f, ct, &q, ct->sup_out, NULL) ? 1 : -1;
         for (uint32_t c = 0; c < 4u && ct->sup > 0; c++)
             if (ct->sup_out[c] != outb[c]) ct->sup = -1;   /* cannot happen: p lies in q */
-        if (ct->sup < 0) band_cross(f, ct);
+        if (ct->sup < 0) band_cross(f, ct, rng);
     }
     return true;
 }

@@ -127,21 +127,108 @@ void eg_soft_blend_const_rect(const eg_soft_target_t *t, uint8_t *px, uint32_t w
 
 /* ---- proved regions filled row by row (helper "ui", session 6) ---- */
 
+static inline bool differ4(const uint32_t a[4], const uint32_t b[4])
+{
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) != 0u;
+}
+
 /* The stored pixel v blended with c's constant source. */
 static uint32_t cfill_px(const eg_soft_cfill_t *c, uint32_t v) { return blend_px(c->sfs, c->df, c->fast, v); }
 
-/* c's blend state for the source bits outb (the factors once per distinct proved value). */
-static void cfill_prepare(eg_soft_cfill_t *c, const uint32_t outb[4], uint32_t fast)
+/* rrect9: v blended with c's range source (c->rng); false when the two ends give different
+ * bytes. Each lane's source lies in [lo, hi] per channel; blend_chan is sfs + code * unit * df
+ * with code * unit >= 0, then a clamp and a truncation: monotone in sfs and df, which are
+ * monotone in the clamped source (products of values in [0, 1], 1 - alpha), so the lane's bytes
+ * lie between the bytes at the lower factors (sfs of lo, df of hi's alpha) and the upper ones. */
+static inline uint32_t quant(float v, float max)   /* blend_chan's tail, monotone in v */
+{
+    float a = v > 0.0f ? v : 0.0f;
+    a = a < 1.0f ? a : 1.0f;
+    return (uint32_t)(int32_t)(a * max + 0.5f);
+}
+
+/* V(a) = s sf(a) + cu df(a) exactly (doubles: products of two floats are exact), sf(a) = a or 1,
+ * df(a) = 1 - a or 0; s = a itself for the alpha channel (sq). */
+static inline double rv(double a, double s, double cu, bool sa, bool inv, bool sq)
+{
+    return (sq ? a : s) * (sa ? a : 1.0) + cu * (inv ? 1.0 - a : 0.0);
+}
+
+/* One channel's code for any source in c's range, or -1. The bounds of the factors alone
+ * (interval arithmetic) lose that s a and cu (1 - a) move in opposite directions with the
+ * alpha a: with one source value s (or the alpha channel), the lane's float result is within
+ * 5 half ulps of [0, 2) numbers (< 2^-22) of the exact V(a), which is linear (quadratic for the
+ * alpha channel: its vertex cu / 2 counts where inside) in a, so the result lies in
+ * [min V - 2^-21, max V + 2^-21] over a in [A0, A1] (the conversion to float moves those ends
+ * by less than 2^-25, inwards by no more than the slack left). */
+static int32_t rchan(const eg_soft_cfill_t *c, uint32_t k, int32_t code, float unit, float max)
+{
+    uint32_t q0 = blend_chan(c->sfs[k], c->df[k], code, unit, max), q1 = blend_chan(c->sfs_hi[k], c->df_hi[k], code, unit, max);
+    if (q0 == q1) return (int32_t)q0;
+    bool sq = k == 3u, sa = c->fast & (sq ? EG_SOFT_BLEND_U8_SA_A : EG_SOFT_BLEND_U8_SA_C);
+    bool inv = c->fast & (sq ? EG_SOFT_BLEND_U8_INV_A : EG_SOFT_BLEND_U8_INV_C);
+    if (!sq && c->s_lo[k] != c->s_hi[k]) return -1;
+    double a0 = c->s_lo[3], a1 = c->s_hi[3], s = c->s_lo[k], cu = (double)((float)code * unit);
+    double v0 = rv(a0, s, cu, sa, inv, sq), v1 = rv(a1, s, cu, sa, inv, sq);
+    double lo = v0 < v1 ? v0 : v1, hi = v0 < v1 ? v1 : v0;
+    if (sq && sa && inv && cu / 2.0 > a0 && cu / 2.0 < a1) {
+        double vm = rv(cu / 2.0, s, cu, sa, inv, sq);
+        lo = vm < lo ? vm : lo;
+    }
+    q0 = quant((float)(lo - 0x1p-21), max);
+    q1 = quant((float)(hi + 0x1p-21), max);
+    return q0 == q1 ? (int32_t)q0 : -1;
+}
+
+static bool rfill_px(const eg_soft_cfill_t *c, uint32_t v, uint32_t *out)
+{
+    if (c->fast & EG_SOFT_BLEND_U8_565) {
+        int32_t r = rchan(c, 0, (int32_t)(v >> 11), 1.0f / 31.0f, 31.0f), g = rchan(c, 1, (int32_t)(v >> 5 & 63u), 1.0f / 63.0f, 63.0f);
+        int32_t b = rchan(c, 2, (int32_t)(v & 31u), 1.0f / 31.0f, 31.0f);
+        *out = (uint32_t)r << 11 | (uint32_t)g << 5 | (uint32_t)b;
+        return r >= 0 && g >= 0 && b >= 0;
+    }
+    static const uint8_t rgba[4] = { 0, 1, 2, 3 }, bgra[4] = { 2, 1, 0, 3 };
+    const uint8_t *sw = c->fast & EG_SOFT_BLEND_U8_BGRA ? bgra : rgba;
+    uint32_t o = 0;
+    for (uint32_t k = 0; k < 4u; k++) {
+        int32_t q = rchan(c, k, (int32_t)(v >> (8u * sw[k]) & 0xffu), 1.0f / 255.0f, 255.0f);
+        if (q < 0) return false;
+        o |= (uint32_t)q << (8u * sw[k]);
+    }
+    *out = o;
+    return true;
+}
+
+/* c's blend state for the source bits outb, or the range [outb, hi] (hi != outb: rrect9) (the
+ * factors once per distinct proved value). */
+static void cfill_prepare(eg_soft_cfill_t *c, const uint32_t outb[4], const uint32_t hi[4], uint32_t fast)
 {
     union { uint32_t u; float f; } b;
-    float src[4];
-    for (uint32_t k = 0; k < 4u; k++) { c->outb[k] = outb[k]; b.u = outb[k]; src[k] = b.f; }
+    float src[4], shi[4];
+    c->rng = false;
+    for (uint32_t k = 0; k < 4u; k++) {
+        c->outb[k] = outb[k]; b.u = outb[k]; src[k] = b.f;
+        c->outb_hi[k] = hi[k]; b.u = hi[k]; shi[k] = b.f;
+        c->rng |= hi[k] != outb[k];
+    }
     c->fast = fast;
     const_factors_f(src, fast, c->sfs, c->df);
-    c->fill = c->df[0] == 0.0f && c->df[1] == 0.0f && c->df[2] == 0.0f && c->df[3] == 0.0f;
-    c->last_out = cfill_px(c, 0);   /* with every dst factor 0, the result for any stored pixel */
     c->last_in = 0;
     c->ready = true;
+    if (c->rng) {
+        /* the lower sfs come from lo, the lower df (1 - alpha) from hi's alpha, and the other way */
+        float d_lo[4];
+        eg_memcpy(d_lo, c->df, sizeof d_lo);
+        const_factors_f(shi, fast, c->sfs_hi, c->df);
+        eg_memcpy(c->df_hi, d_lo, sizeof d_lo);
+        for (uint32_t k = 0; k < 4u; k++) { c->s_lo[k] = clamp01(src[k]); c->s_hi[k] = clamp01(shi[k]); }
+        c->fill = false;
+        c->last_amb = !rfill_px(c, 0, &c->last_out);
+        return;
+    }
+    c->fill = c->df[0] == 0.0f && c->df[1] == 0.0f && c->df[2] == 0.0f && c->df[3] == 0.0f;
+    c->last_out = cfill_px(c, 0);   /* with every dst factor 0, the result for any stored pixel */
 }
 
 static inline uint32_t load_px(const uint8_t *p, uint32_t e)
@@ -154,6 +241,54 @@ static inline void store_px(uint8_t *p, uint32_t v, uint32_t e)
 {
     p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
     if (e == 4u) { p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+}
+
+/* The pixels rfill_px could not tell through the VM (the block path on their lanes alone). The
+ * program's lanes do not depend on each other (no derivatives in the proof's class) and each
+ * pixel's blend reads only that pixel, so shading them after the other pixels of their rows, a
+ * block's lanes together, gives the bytes the whole block would have. */
+static void amb_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c)
+{
+    bool np = f->no_const_proof;
+    f->no_const_proof = true;
+    for (uint32_t i = 0; i < c->namb; i++) {
+        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+        cov[0] = c->amb_m[i];
+        eg_soft_shade_block(f, (uint32_t)c->amb_bx[i], (uint32_t)c->amb_by[i], cov);
+    }
+    f->no_const_proof = np;
+    c->namb = 0;
+}
+
+static void shade_px(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x, int64_t y)
+{
+    int64_t bx = x & ~(int64_t)3, by = y & ~(int64_t)3;
+    eg_soft_mask_t m = (eg_soft_mask_t)((eg_soft_mask_t)1u << ((uint32_t)(y & 3) * 4u + (uint32_t)(x & 3)));
+    f->w->range_vm_px++;
+    for (uint32_t i = c->namb; i-- > 0u;)
+        if (c->amb_bx[i] == bx && c->amb_by[i] == by) {
+            c->amb_m[i] |= m;
+            return;
+        }
+    if (c->namb == 8u) amb_flush(f, c);
+    c->amb_bx[c->namb] = bx;
+    c->amb_by[c->namb] = by;
+    c->amb_m[c->namb++] = m;
+}
+
+/* cfill_row for a range source: n px from (x, y) at p, pixel by pixel (the strips along shapes'
+ * sides: few pixels). */
+static void rfill_row(eg_soft_frag_t *f, eg_soft_cfill_t *c, uint8_t *p, int64_t x, int64_t y, uint32_t n, uint32_t e)
+{
+    for (uint32_t i = 0; i < n; i++, p += e) {
+        uint32_t v = load_px(p, e);
+        if (v != c->last_in) {
+            c->last_in = v;
+            c->last_amb = !rfill_px(c, v, &c->last_out);
+        }
+        if (c->last_amb) shade_px(f, c, x + (int64_t)i, y);
+        else store_px(p, c->last_out, e);
+    }
 }
 
 /* 16 bytes at a time (8 RGB565 or 4 8-bit px) with vector extensions on little-endian targets,
@@ -296,9 +431,11 @@ static void fill_rows(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t
         }
         int64_t a = c->row_x0[r] > x0 ? c->row_x0[r] : x0, b = c->row_x1[r] < x1 - 1 ? c->row_x1[r] : x1 - 1;
         if (a > b) continue;
-        cfill_row(c, t->base + (size_t)y * t->row_pitch_B + (size_t)a * e, (uint32_t)(b - a + 1), e);
+        if (c->rng) rfill_row(f, c, t->base + (size_t)y * t->row_pitch_B + (size_t)a * e, a, y, (uint32_t)(b - a + 1), e);
+        else cfill_row(c, t->base + (size_t)y * t->row_pitch_B + (size_t)a * e, (uint32_t)(b - a + 1), e);
         npx += (uint32_t)(b - a + 1);
     }
+    if (c->namb) amb_flush(f, c);
     f->w->const_blocks += (npx + 15u) / 16u;
     f->w->region_blocks += (npx + 15u) / 16u;
 }
@@ -316,24 +453,31 @@ void eg_soft_cfill_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c)
  * regions of one triangle never share a pixel and each pixel's blend reads only that pixel, so
  * filling later (at the next region that does not extend the span, or at eg_soft_cfill_flush
  * when the walk ends) gives the same bytes. */
+bool eg_soft_fill_range_ok(const eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    /* the targets of eg_soft_shade_const_rect: one sample, one target with a u8/565 fast blend */
+    return f->samples == 1u && (rs->sample_mask & 1u) && rs->rt_count == 1u && fb->color_count >= 1u &&
+           rs->blend_fast[0] && eg_soft_raster_fast_paths && rs->blend[0].wmask && fb->color[0].base;
+}
+
 bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0, int64_t x1, int64_t y0, int64_t y1,
                                const uint32_t outb[4])
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
-    const eg_soft_fb_t *fb = f->ps->fb;
-    const eg_soft_target_t *t = &fb->color[0];
-    /* the targets of eg_soft_shade_const_rect: one sample, one target with a u8/565 fast blend */
-    if (f->samples != 1u || !(rs->sample_mask & 1u) || rs->rt_count != 1u || fb->color_count < 1u || !rs->blend_fast[0] ||
-        !eg_soft_raster_fast_paths || !rs->blend[0].wmask || !t->base)
-        return false;
-    bool same = c->ready && c->fast == rs->blend_fast[0] && c->outb[0] == outb[0] && c->outb[1] == outb[1] &&
-                c->outb[2] == outb[2] && c->outb[3] == outb[3];
+    /* a range from eg_soft_const_region_tri (rrect9), which asked eg_soft_fill_range_ok first */
+    const uint32_t *hi = f->w->crange ? f->w->crange_hi : outb;
+    f->w->crange = false;
+    if (!eg_soft_fill_range_ok(f)) return false;
+    f->w->range_regions += hi != outb;
+    bool same = c->ready && c->fast == rs->blend_fast[0] && !differ4(c->outb, outb) && !differ4(c->outb_hi, hi);
     if (c->pend && same && y0 == c->pend_y0 && y1 == c->pend_y1 && x0 == c->pend_x1) {
         c->pend_x1 = x1;
         return true;
     }
     eg_soft_cfill_flush(f, c);
-    if (!same) cfill_prepare(c, outb, rs->blend_fast[0]);
+    if (!same) cfill_prepare(c, outb, hi, rs->blend_fast[0]);
     c->pend = true;
     c->pend_x0 = x0;
     c->pend_x1 = x1;

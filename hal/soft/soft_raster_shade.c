@@ -87,8 +87,58 @@ static bool jit_fast_ok(const eg_soft_frag_t *f)
 /* Per triangle: the depth test's set-up (soft_raster_depth.c) and write_colors' case of one
  * target, one sample, no blend (neither fused nor general): the pack of target 0 alone, the
  * loop's tests (~100 instructions a block on the textured mesh) done once. */
+/* eg_soft_shade_setup's results that depend on the draw alone, per worker for the last draw it
+ * saw (helper "set9", keyed as soft_raster_tex.c's tex_cache by the draw's serial): the tests were
+ * ~150 instructions a triangle of the textured mesh. Only ds_off and the mesh's per-triangle part
+ * (eg_soft_mesh_setup_tri) are formed per triangle. jit_fast depends on the draw alone: jit_fast_ok
+ * asks !rs->fs_tex, without which mesh_fast is never set. */
+typedef struct shade_memo {
+    uint64_t serial;
+    const eg_soft_pass_state_t *ps;
+    const struct eg_soft_raster_pipeline *rs;
+    bool fast_paths, ds_write, ds_avx2, mesh_ok, jit_fast;
+    uint32_t samples, vw, ds_fast, out_wmask;
+    float ds_lo, ds_hi;
+    uint8_t *ds_base;
+    size_t ds_pitch_B;
+    eg_soft_pack_fn out_pack;
+    const eg_soft_target_t *out_t;
+    eg_soft_pack_full_fn jit_pack;
+} shade_memo_t;
+static shade_memo_t shade_memo[EMGPU_SOFT_MAX_THREADS];
+
+/* f's draw state from the worker's memo: false when it holds another draw */
+static bool shade_setup_memo(eg_soft_frag_t *f, const shade_memo_t *m)
+{
+    if (m->serial != f->ps->serial || m->ps != f->ps || m->rs != f->rs || m->fast_paths != eg_soft_raster_fast_paths ||
+        m->samples != f->samples || m->vw != eg_soft_shade_vw)
+        return false;
+    f->ds_fast = m->ds_fast;
+    f->ds_avx2 = m->ds_avx2;
+    if (m->ds_fast) {   /* eg_soft_ds_fast_setup's fields; ds_off the same expression */
+        f->ds_write = m->ds_write;
+        f->ds_off = f->dzdx * (float)(f->sx[0] - 128) * (1.0f / 256.0f) + f->dzdy * (float)(f->sy[0] - 128) * (1.0f / 256.0f);
+        f->ds_lo = m->ds_lo;
+        f->ds_hi = m->ds_hi;
+        f->ds_base = m->ds_base;
+        f->ds_pitch_B = m->ds_pitch_B;
+    }
+    f->out_pack = m->out_pack;
+    f->out_t = m->out_t;
+    f->out_wmask = m->out_wmask;
+    f->mesh_fast = false;
+#if SHADE_AVX2
+    if (m->mesh_ok) eg_soft_mesh_setup_tri(f);
+#endif
+    f->jit_fast = m->jit_fast;
+    f->jit_pack = m->jit_pack;
+    return true;
+}
+
 void eg_soft_shade_setup(eg_soft_frag_t *f)
 {
+    shade_memo_t *m = f->w->index < EG_ARRAY_LEN(shade_memo) && f->ps->serial ? &shade_memo[f->w->index] : NULL;
+    if (m && shade_setup_memo(f, m)) return;
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_fb_t *fb = f->ps->fb;
     eg_soft_ds_fast_setup(f);
@@ -100,11 +150,17 @@ void eg_soft_shade_setup(eg_soft_frag_t *f)
         f->out_t = &fb->color[0];
         f->out_wmask = rs->blend[0].wmask;
     }
+    bool mesh_ok = false;
 #if SHADE_AVX2
-    eg_soft_mesh_setup(f);
+    mesh_ok = eg_soft_mesh_state_ok(f);
+    if (mesh_ok) eg_soft_mesh_setup_tri(f);
 #endif
     f->jit_fast = jit_fast_ok(f);
     f->jit_pack = f->jit_fast && f->out_pack ? eg_soft_pack_full_of(f->out_pack, f->out_t, f->out_wmask) : NULL;
+    if (m)
+        *m = (shade_memo_t){ f->ps->serial, f->ps, rs, eg_soft_raster_fast_paths, f->ds_write, f->ds_avx2, mesh_ok,
+                             f->jit_fast, f->samples, eg_soft_shade_vw, f->ds_fast, f->out_wmask, f->ds_lo, f->ds_hi,
+                             f->ds_base, f->ds_pitch_B, f->out_pack, f->out_t, f->jit_pack };
 }
 
 bool eg_soft_raster_fast_paths = true;

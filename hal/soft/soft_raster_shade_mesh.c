@@ -18,12 +18,25 @@
  * state, in the same order, with the same arguments: the same bytes. */
 void eg_soft_mesh_setup(eg_soft_frag_t *f)
 {
+    if (eg_soft_mesh_state_ok(f)) eg_soft_mesh_setup_tri(f);
+}
+
+/* mesh_setup's tests on the draw's state alone (f->ds_fast and f->out_pack are): helper "set9"'s
+ * eg_soft_shade_setup asks them once per draw and worker. */
+bool eg_soft_mesh_state_ok(const eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    return f->ds_fast && f->out_pack && (rs->sample_mask & 1u) && rs->fs && rs->early_z && rs->fs_tex &&
+           !rs->fs_copy && !rs->fs_const && !rs->native_fs && eg_soft_raster_fast_paths &&
+           rs->nvary <= EG_SOFT_MESH_VARY && shade_avx2();
+}
+
+/* mesh_setup's per-triangle part, where eg_soft_mesh_state_ok(f) held (so the CPU has AVX2: the
+ * products below in 8 lanes, the same IEEE products) */
+SHADE_AVX2_ATTR void eg_soft_mesh_setup_tri(eg_soft_frag_t *f)
+{
     const struct eg_soft_raster_pipeline *rs = f->rs;
     const eg_soft_tri_t *t = f->t;
-    if (!f->ds_fast || !f->out_pack || !(rs->sample_mask & 1u) || !rs->fs || !rs->early_z || !rs->fs_tex ||
-        rs->fs_copy || rs->fs_const || rs->native_fs || !eg_soft_raster_fast_paths || rs->nvary > EG_SOFT_MESH_VARY ||
-        !shade_avx2())
-        return;
     for (uint32_t j = 0; j < rs->nvary; j++) {
         if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) return;
         float a0 = t->v[0]->var[j], d1 = t->v[1]->var[j] - a0, d2 = t->v[2]->var[j] - a0;

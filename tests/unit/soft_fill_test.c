@@ -449,4 +449,82 @@ EG_TEST(soft_fill, bands_match_general_path)
     eg_test_device_release();
 }
 
+/* Output ranges (rrect9, session 9: soft_raster_const.c region_tri's hi, soft_raster_fill.c
+ * rfill_px / rchan / amb_flush). With eg_soft_const_range_max at 1 every region proof that
+ * bounds its outputs at all ends in a range, the shape's ramps included: the row fill must then
+ * decide each stored pixel's bytes from the range alone where both ends agree (the blend's
+ * monotone bounds) and run the VM for the rest. The SDF shape over the regions test's quads and
+ * triangle and over quads the shape fills exactly at 1 px a shader unit (its alpha exactly 1.0
+ * at the first pixel centre inside, the bench's rounded rectangles' case), on patterned RGBA8,
+ * BGRA8 and RGB565 targets, 3 blends (the third: source alpha times alpha), alpha 170 and 255: the same bytes as the fast paths
+ * off, at the default width and at 1, and at 1 ranges were filled and pixels went to the VM.
+ * Fails when amb_flush is skipped (the pixels keep their old bytes) or when rchan takes the
+ * lower end's bytes without comparing; not when its 2^-21 margin or its vertex term is dropped
+ * (no end lands that close to a rounding boundary here, and where the vertex lies inside the
+ * alpha range, the range's ends already give different codes). */
+EG_TEST(soft_fill, ranges_match_general_path)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                               WGPUTextureFormat_EmgpuRGB565Unorm };
+    static const WGPUBlendState straight = {
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+        { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+    static const WGPUBlendState alpha2 = {   /* alpha a * a + dst (1 - a): rchan's quadratic case */
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha } };
+    const WGPUBlendState *blends[3] = { &premul, &straight, &alpha2 };
+    static uint8_t fast[S * S * 4], slow[S * S * 4];
+    const float keep = eg_soft_const_range_max;
+    uint32_t bad = 0, regions = 0, vm_px = 0;
+    /* the shape (14 x 10 units) filling quads with edges on pixel boundaries, 1 px a unit */
+    const float u0 = 5.0f / 24.0f, u1 = 19.0f / 24.0f, v0 = 7.0f / 24.0f, v1 = 17.0f / 24.0f;
+    for (uint32_t wide = 0; wide < 2u; wide++)
+        for (uint32_t f = 0; f < 3u; f++)
+            for (uint32_t b = 0; b < 3u; b++)
+                for (uint32_t a = 0; a < 2u; a++)
+                    for (uint32_t k = 0; k < 3u; k++) {
+                        uint8_t al = a ? 255 : 170;
+                        svtx_t v[12] = { vtx(0.6f, 1.3f, 0, 0, al), vtx(31.3f, 1.3f, 1, 0, al), vtx(0.6f, 30.8f, 0, 1, al),
+                                         vtx(31.3f, 1.3f, 1, 0, al), vtx(31.3f, 30.8f, 1, 1, al), vtx(0.6f, 30.8f, 0, 1, al) };
+                        uint32_t n = 6;
+                        if (k == 1u) {   /* one slanted triangle, vertices outside the target */
+                            v[0] = vtx(-3.1f, 2.2f, 0, 0, al);
+                            v[1] = vtx(35.5f, 9.7f, 1.2f, 0.3f, al);
+                            v[2] = vtx(7.4f, 33.9f, 0.2f, 1.1f, al);
+                            n = 3;
+                        }
+                        for (uint32_t q = 0; k == 2u && q < 2u; q++) {   /* two filled quads */
+                            float x0 = q ? 15.0f : 1.0f, y0 = q ? 19.0f : 2.0f, x1 = x0 + 14.0f, y1 = y0 + 10.0f;
+                            svtx_t *o = v + 6u * q;
+                            o[0] = vtx(x0, y0, u0, v0, al); o[1] = vtx(x1, y0, u1, v0, al); o[2] = vtx(x0, y1, u0, v1, al);
+                            o[3] = vtx(x1, y0, u1, v0, al); o[4] = vtx(x1, y1, u1, v1, al); o[5] = vtx(x0, y1, u0, v1, al);
+                            n = 12;
+                        }
+                        uint32_t bpp = f == 2u ? 2u : 4u;
+                        eg_soft_const_range_max = wide ? 1.0f : keep;
+                        eg_soft_set_threads(1);
+                        uint32_t r0 = eg_soft_worker_main.range_regions, p0 = eg_soft_worker_main.range_vm_px;
+                        bool ok = render(d, fmts[f], blends[b], v, n, (f + b + a + k) & 1u, fast, S, S);
+                        if (wide) {
+                            regions += eg_soft_worker_main.range_regions - r0;
+                            vm_px += eg_soft_worker_main.range_vm_px - p0;
+                        }
+                        eg_soft_raster_fast_paths = false;
+                        ok = ok && render(d, fmts[f], blends[b], v, n, (f + b + a + k) & 1u, slow, S, S);
+                        eg_soft_raster_fast_paths = true;
+                        eg_soft_set_threads(0);
+                        eg_soft_const_range_max = keep;
+                        if ((!ok || memcmp(fast, slow, (size_t)S * S * bpp) != 0) && bad++ < 4u)
+                            eg_test_printf("    width %u format %u blend %u alpha %u shape %u differs\n", wide, f, b, a, k);
+                    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(regions > 0u);
+    EG_EXPECT(vm_px > 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 #endif /* EMGPU_HAL_SOFT */
