@@ -34,26 +34,7 @@ static void draw_list(WGPUDevice d, bool add, const fvert_t *v, uint32_t n, uint
     WGPUTexture tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, W, W, 1, 1, 1,
                                 WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-    c.view = view;
-    c.loadOp = WGPULoadOp_Clear;
-    c.storeOp = WGPUStoreOp_Store;
-    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-    rpd.colorAttachmentCount = 1;
-    rpd.colorAttachments = &c;
-    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
-    wgpuRenderPassEncoderSetPipeline(rp, p);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, n * sizeof *v);
-    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
-    wgpuRenderPassEncoderEnd(rp);
-    wgpuRenderPassEncoderRelease(rp);
-    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * W);
-    WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, W);
-    WGPUExtent3D sz = t_extent(W, W, 1);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
-    t_submit(e);
+    WGPUBuffer rb = t_draw_copy(d, p, vb, n * sizeof *v, view, NULL, tex, W, W, n);
     static uint8_t rows[256u * W];
     EG_EXPECT(t_readback(d, rb, 0, sizeof rows, rows));
     for (uint32_t y = 0; y < W; y++) eg_memcpy(out + y * W * 4u, rows + y * 256u, W * 4u);
