@@ -157,8 +157,9 @@ void eg_soft_shade_setup(eg_soft_frag_t *f)
 #endif
     f->jit_fast = jit_fast_ok(f);
     f->jit_pack = f->jit_fast && f->out_pack ? eg_soft_pack_full_of(f->out_pack, f->out_t, f->out_wmask) : NULL;
+    /* ds_write is set only where ds_fast is (eg_soft_ds_fast_setup): not read otherwise */
     if (m)
-        *m = (shade_memo_t){ f->ps->serial, f->ps, rs, eg_soft_raster_fast_paths, f->ds_write, f->ds_avx2, mesh_ok,
+        *m = (shade_memo_t){ f->ps->serial, f->ps, rs, eg_soft_raster_fast_paths, f->ds_fast && f->ds_write, f->ds_avx2, mesh_ok,
                              f->jit_fast, f->samples, eg_soft_shade_vw, f->ds_fast, f->out_wmask, f->ds_lo, f->ds_hi,
                              f->ds_base, f->ds_pitch_B, f->out_pack, f->out_t, f->jit_pack };
 }
