@@ -376,11 +376,16 @@ static const eg_bind_entry_t *slot_entry(const eg_soft_program_t *p, const eg_so
     return bg && s->entry < bg->entry_count ? &bg->entries[s->entry] : NULL;
 }
 
+/* The texture view or sampler of a bind-group entry that is not a buffer. */
+static const void *entry_object(const eg_bind_entry_t *e)
+{
+    return e->view ? (const void *)e->view : (const void *)e->sampler;
+}
+
 const void *eg_vm_slot_object(const eg_soft_program_t *p, const eg_soft_bound_t *bound, uint32_t slot)
 {
     const eg_bind_entry_t *e = slot_entry(p, bound, slot);
-    if (!e || e->buffer) return NULL;
-    return e->view ? (const void *)e->view : (const void *)e->sampler;
+    return e && !e->buffer ? entry_object(e) : NULL;
 }
 
 /* Resolves the program's resource slots against the bound groups (offsets, sizes, objects). */
@@ -402,7 +407,7 @@ void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_
             res->mem[i] = eg_soft_buffer_mem(e->buffer) ? eg_soft_buffer_mem(e->buffer) + off : NULL;
             res->size_B[i] = (uint32_t)size;
         } else {
-            res->obj[i] = eg_vm_slot_object(p, bound, i);
+            res->obj[i] = entry_object(e);   /* (e found once: not eg_vm_slot_object's second lookup) */
         }
     }
 }

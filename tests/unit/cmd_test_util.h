@@ -152,12 +152,14 @@ static inline void t_dispatch(WGPUDevice d, WGPUComputePipeline p, const WGPUBin
     t_submit(e);
 }
 
-/* One render pass that clears `view` (resolving into `resolve` unless NULL) and draws vertices
- * 0..n-1 of vbuf with p; then w x h texels of mip 0 of `src` are copied to a new buffer at a
- * 256-byte row pitch (returned; the caller releases it) and everything is submitted. */
-static inline WGPUBuffer t_draw_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
-                                     WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src, uint32_t w,
-                                     uint32_t h, uint32_t n)
+/* One render pass that clears `view` (resolving into `resolve` unless NULL) and draws n indices
+ * of ib (format fmt, ib_B bytes) into vertices of vbuf with p, or vertices 0..n-1 when ib is
+ * NULL; then w x h texels of mip 0 of `src` are copied to a new buffer at a 256-byte row pitch
+ * (returned; the caller releases it) and everything is submitted. */
+static inline WGPUBuffer t_draw_indexed_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
+                                             WGPUBuffer ib, WGPUIndexFormat fmt, uint64_t ib_B, WGPUTextureView view,
+                                             WGPUTextureView resolve, WGPUTexture src, uint32_t w, uint32_t h,
+                                             uint32_t n)
 {
     WGPUCommandEncoder e = t_encoder(d);
     WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
@@ -171,7 +173,12 @@ static inline WGPUBuffer t_draw_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuf
     WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
     wgpuRenderPassEncoderSetPipeline(rp, p);
     wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vbuf, 0, vbuf_B);
-    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    if (ib) {
+        wgpuRenderPassEncoderSetIndexBuffer(rp, ib, fmt, 0, ib_B);
+        wgpuRenderPassEncoderDrawIndexed(rp, n, 1, 0, 0, 0);
+    } else {
+        wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    }
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
     WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * h);
@@ -183,6 +190,14 @@ static inline WGPUBuffer t_draw_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuf
     return rb;
 }
 
+/* t_draw_indexed_copy of vertices 0..n-1 (no index buffer). */
+static inline WGPUBuffer t_draw_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
+                                     WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src, uint32_t w,
+                                     uint32_t h, uint32_t n)
+{
+    return t_draw_indexed_copy(d, p, vbuf, vbuf_B, NULL, WGPUIndexFormat_Undefined, 0, view, resolve, src, w, h, n);
+}
+
 /* t_draw_copy of vertices 0..2 (one triangle). */
 static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBuffer vbuf, uint64_t vbuf_B,
                                       WGPUTextureView view, WGPUTextureView resolve, WGPUTexture src,
@@ -192,11 +207,12 @@ static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBu
 }
 
 /* A render pipeline of the SPIR-V test shaders vs_name / fs_name (tests/shaders), one vertex
- * buffer layout vb, one colour target of fmt blended with `blend` (NULL: none); the modules are
- * released again. NULL when a module or the pipeline fails. */
-static inline WGPURenderPipeline t_color_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
-                                                  const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
-                                                  const WGPUBlendState *blend)
+ * buffer layout vb, one colour target of fmt blended with `blend` (NULL: none) and the depth
+ * state ds (NULL: no depth attachment); the modules are released again. NULL when a module or
+ * the pipeline fails. */
+static inline WGPURenderPipeline t_render_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
+                                                   const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
+                                                   const WGPUBlendState *blend, const WGPUDepthStencilState *ds)
 {
     WGPUShaderModule vs = t_spv_module(d, vs_name), fs = t_spv_module(d, fs_name);
     WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
@@ -211,10 +227,33 @@ static inline WGPURenderPipeline t_color_pipeline(WGPUDevice d, const char *vs_n
     pd.vertex.bufferCount = 1;
     pd.vertex.buffers = vb;
     pd.fragment = &f;
+    pd.depthStencil = ds;
     WGPURenderPipeline p = vs && fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
     if (vs) wgpuShaderModuleRelease(vs);
     if (fs) wgpuShaderModuleRelease(fs);
     return p;
+}
+
+/* t_render_pipeline without a depth attachment. */
+static inline WGPURenderPipeline t_color_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
+                                                  const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
+                                                  const WGPUBlendState *blend)
+{
+    return t_render_pipeline(d, vs_name, fs_name, vb, fmt, blend, NULL);
+}
+
+/* t_render_pipeline with a Depth32Float attachment tested with `compare`, written when `write`
+ * (the colour + depth draw tests' pipeline; t_draw_color_depth_copy draws with it). */
+static inline WGPURenderPipeline t_color_depth_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
+                                                        const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
+                                                        const WGPUBlendState *blend, WGPUCompareFunction compare,
+                                                        bool write)
+{
+    WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
+    ds.format = WGPUTextureFormat_Depth32Float;
+    ds.depthWriteEnabled = write ? WGPUOptionalBool_True : WGPUOptionalBool_False;
+    ds.depthCompare = compare;
+    return t_render_pipeline(d, vs_name, fs_name, vb, fmt, blend, &ds);
 }
 
 /* The vertex layout most draw tests use: a Float32x4 position at location 0 (offset 0) and one
@@ -236,24 +275,27 @@ static inline void t_pos_attr_layout(WGPUVertexAttribute va[2], WGPUVertexBuffer
     vb->attributes = va;
 }
 
-/* One pass clearing color view cv and depth view dv (to 1.0), drawing n vertices of vbuf with p
- * (and bg at group 0 unless NULL); then the px x px color texture ct and the depth aspect of dt
- * are copied into rb at a 256-byte row pitch (color rows, then depth rows from 256 * px) and
- * everything is submitted. */
-static inline void t_draw_color_depth_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBindGroup bg, WGPUBuffer vbuf,
-                                           uint32_t n, WGPUTextureView cv, WGPUTextureView dv, WGPUTexture ct,
-                                           WGPUTexture dt, uint32_t px, WGPUBuffer rb)
+/* One pass clearing color view cv to `clear` (NULL: 0, 0, 0, 0) and depth view dv to zc, drawing
+ * n vertices of vbuf with p (none when n is 0: a pass that only clears; bg at group 0 unless
+ * NULL) inside the scissor rectangle sc (x, y, w, h; NULL: none); then the px x px color texture
+ * ct and the depth aspect of dt are copied into rb at a 256-byte row pitch (color rows, then
+ * depth rows from 256 * px) and everything is submitted. */
+static inline void t_draw_color_depth_copy_ex(WGPUDevice d, WGPURenderPipeline p, WGPUBindGroup bg, WGPUBuffer vbuf,
+                                              uint32_t n, WGPUTextureView cv, WGPUTextureView dv, WGPUTexture ct,
+                                              WGPUTexture dt, uint32_t px, WGPUBuffer rb, const WGPUColor *clear,
+                                              float zc, const uint32_t *sc)
 {
     WGPUCommandEncoder e = t_encoder(d);
     WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
     c.view = cv;
     c.loadOp = WGPULoadOp_Clear;
     c.storeOp = WGPUStoreOp_Store;
+    if (clear) c.clearValue = *clear;
     WGPURenderPassDepthStencilAttachment da = WGPU_RENDER_PASS_DEPTH_STENCIL_ATTACHMENT_INIT;
     da.view = dv;
     da.depthLoadOp = WGPULoadOp_Clear;
     da.depthStoreOp = WGPUStoreOp_Store;
-    da.depthClearValue = 1.0f;
+    da.depthClearValue = zc;
     WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
     rpd.colorAttachmentCount = 1;
     rpd.colorAttachments = &c;
@@ -262,7 +304,8 @@ static inline void t_draw_color_depth_copy(WGPUDevice d, WGPURenderPipeline p, W
     wgpuRenderPassEncoderSetPipeline(rp, p);
     if (bg) wgpuRenderPassEncoderSetBindGroup(rp, 0, bg, 0, NULL);
     wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vbuf, 0, WGPU_WHOLE_SIZE);
-    wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
+    if (sc) wgpuRenderPassEncoderSetScissorRect(rp, sc[0], sc[1], sc[2], sc[3]);
+    if (n) wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
     WGPUTexelCopyTextureInfo ti = t_tex_info(ct, 0, 0, 0, 0);
@@ -274,6 +317,14 @@ static inline void t_draw_color_depth_copy(WGPUDevice d, WGPURenderPipeline p, W
     WGPUTexelCopyBufferInfo dbi = t_buf_info(rb, 256u * px, 256, px);
     wgpuCommandEncoderCopyTextureToBuffer(e, &di, &dbi, &sz);
     t_submit(e);
+}
+
+/* t_draw_color_depth_copy_ex clearing color to 0 and depth to 1.0, without a scissor. */
+static inline void t_draw_color_depth_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBindGroup bg, WGPUBuffer vbuf,
+                                           uint32_t n, WGPUTextureView cv, WGPUTextureView dv, WGPUTexture ct,
+                                           WGPUTexture dt, uint32_t px, WGPUBuffer rb)
+{
+    t_draw_color_depth_copy_ex(d, p, bg, vbuf, n, cv, dv, ct, dt, px, rb, NULL, 1.0f, NULL);
 }
 
 #endif /* EG_CMD_TEST_UTIL_H */

@@ -50,27 +50,7 @@ static void draw_many(WGPUDevice d, WGPUIndexFormat fmt, uint8_t out[W * W * 4])
     WGPUTexture tex = t_texture(d, WGPUTextureFormat_RGBA8Unorm, W, W, 1, 1, 1,
                                 WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-    c.view = view;
-    c.loadOp = WGPULoadOp_Clear;
-    c.storeOp = WGPUStoreOp_Store;
-    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-    rpd.colorAttachmentCount = 1;
-    rpd.colorAttachments = &c;
-    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
-    wgpuRenderPassEncoderSetPipeline(rp, p);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, sizeof v);
-    wgpuRenderPassEncoderSetIndexBuffer(rp, ib, fmt, 0, NTRI * 3u * isz);
-    wgpuRenderPassEncoderDrawIndexed(rp, NTRI * 3u, 1, 0, 0, 0);
-    wgpuRenderPassEncoderEnd(rp);
-    wgpuRenderPassEncoderRelease(rp);
-    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * W);
-    WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, W);
-    WGPUExtent3D sz = t_extent(W, W, 1);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
-    t_submit(e);
+    WGPUBuffer rb = t_draw_indexed_copy(d, p, vb, sizeof v, ib, fmt, NTRI * 3u * isz, view, NULL, tex, W, W, NTRI * 3u);
     static uint8_t rows[256u * W];
     EG_EXPECT(t_readback(d, rb, 0, sizeof rows, rows));
     for (uint32_t y = 0; y < W; y++) eg_memcpy(out + y * W * 4u, rows + y * 256u, W * 4u);

@@ -168,6 +168,12 @@ typedef struct svtx {
 static const WGPUBlendState premul = {
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha },
     { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+static const WGPUBlendState straight = {
+    { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+    { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
+/* the target formats the region fills serve (the regions and ranges tests) */
+static const WGPUTextureFormat fill_fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
+                                                WGPUTextureFormat_EmgpuRGB565Unorm };
 
 static svtx_t vtx(float px, float py, float u, float v, uint8_t a)
 {
@@ -175,21 +181,8 @@ static svtx_t vtx(float px, float py, float u, float v, uint8_t a)
     return o;
 }
 
-static WGPUShaderModule module(WGPUDevice d, const char *name)
-{
-    const eg_test_spv_t *s = eg_test_spv(name);
-    if (!s) return NULL;
-    WGPUShaderSourceSPIRV src = WGPU_SHADER_SOURCE_SPIRV_INIT;
-    src.code = s->words;
-    src.codeSize = s->word_count;
-    WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
-    md.nextInChain = &src.chain;
-    return wgpuDeviceCreateShaderModule(d, &md);
-}
-
 static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, const WGPUBlendState *blend)
 {
-    WGPUShaderModule vs = module(d, "span.vert"), fs = module(d, "span_sdf.frag");
     WGPUVertexAttribute va[3] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
     va[0].format = WGPUVertexFormat_Float32x4;
     va[1].format = WGPUVertexFormat_Float32x2; va[1].offset = 16; va[1].shaderLocation = 1;
@@ -198,22 +191,7 @@ static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, cons
     vb.arrayStride = sizeof(svtx_t);
     vb.attributeCount = 3;
     vb.attributes = va;
-    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
-    t.format = fmt;
-    t.blend = blend;
-    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
-    f.module = fs;
-    f.targetCount = 1;
-    f.targets = &t;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = vs;
-    pd.vertex.bufferCount = 1;
-    pd.vertex.buffers = &vb;
-    pd.fragment = &f;
-    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
-    if (vs) wgpuShaderModuleRelease(vs);
-    if (fs) wgpuShaderModuleRelease(fs);
-    return p;
+    return t_color_pipeline(d, "span.vert", "span_sdf.frag", &vb, fmt, blend);
 }
 
 /* The n vertices drawn over pattern() (loaded, not cleared) into a fresh S x S target of fmt,
@@ -274,11 +252,6 @@ EG_TEST(soft_fill, regions_match_general_path)
     WGPUDevice d = eg_test_device("soft");
     if (!d) EG_SKIP("soft backend not compiled in");
     if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
-                                               WGPUTextureFormat_EmgpuRGB565Unorm };
-    static const WGPUBlendState straight = {
-        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
-        { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
     static uint8_t fast[S * S * 4], slow[S * S * 4];
     uint32_t bad = 0, unused = 0;
     for (uint32_t f = 0; f < 3u; f++)
@@ -296,10 +269,10 @@ EG_TEST(soft_fill, regions_match_general_path)
                     uint32_t n = k ? 3u : 6u, bpp = f == 2u ? 2u : 4u;
                     eg_soft_set_threads(1);   /* every triangle on the submitting thread's worker */
                     uint32_t before = eg_soft_worker_main.region_blocks;
-                    bool ok = render(d, fmts[f], b ? &straight : &premul, v, n, (f + b + a + k) & 1u, fast, S, S);
+                    bool ok = render(d, fill_fmts[f], b ? &straight : &premul, v, n, (f + b + a + k) & 1u, fast, S, S);
                     if (eg_soft_worker_main.region_blocks == before) unused++;
                     eg_soft_raster_fast_paths = false;
-                    ok = ok && render(d, fmts[f], b ? &straight : &premul, v, n, (f + b + a + k) & 1u, slow, S, S);
+                    ok = ok && render(d, fill_fmts[f], b ? &straight : &premul, v, n, (f + b + a + k) & 1u, slow, S, S);
                     eg_soft_raster_fast_paths = true;
                     eg_soft_set_threads(0);
                     if ((!ok || memcmp(fast, slow, (size_t)S * S * bpp) != 0) && bad++ < 4u)
@@ -467,11 +440,6 @@ EG_TEST(soft_fill, ranges_match_general_path)
     WGPUDevice d = eg_test_device("soft");
     if (!d) EG_SKIP("soft backend not compiled in");
     if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
-    static const WGPUTextureFormat fmts[3] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_BGRA8Unorm,
-                                               WGPUTextureFormat_EmgpuRGB565Unorm };
-    static const WGPUBlendState straight = {
-        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
-        { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_OneMinusSrcAlpha } };
     static const WGPUBlendState alpha2 = {   /* alpha a * a + dst (1 - a): rchan's quadratic case */
         { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
         { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha } };
@@ -507,13 +475,13 @@ EG_TEST(soft_fill, ranges_match_general_path)
                         eg_soft_const_range_max = wide ? 1.0f : keep;
                         eg_soft_set_threads(1);
                         uint32_t r0 = eg_soft_worker_main.range_regions, p0 = eg_soft_worker_main.range_vm_px;
-                        bool ok = render(d, fmts[f], blends[b], v, n, (f + b + a + k) & 1u, fast, S, S);
+                        bool ok = render(d, fill_fmts[f], blends[b], v, n, (f + b + a + k) & 1u, fast, S, S);
                         if (wide) {
                             regions += eg_soft_worker_main.range_regions - r0;
                             vm_px += eg_soft_worker_main.range_vm_px - p0;
                         }
                         eg_soft_raster_fast_paths = false;
-                        ok = ok && render(d, fmts[f], blends[b], v, n, (f + b + a + k) & 1u, slow, S, S);
+                        ok = ok && render(d, fill_fmts[f], blends[b], v, n, (f + b + a + k) & 1u, slow, S, S);
                         eg_soft_raster_fast_paths = true;
                         eg_soft_set_threads(0);
                         eg_soft_const_range_max = keep;

@@ -13,27 +13,8 @@ static WGPURenderPipeline memo_pipeline(WGPUDevice d, WGPUCompareFunction compar
     WGPUVertexAttribute va[2];
     WGPUVertexBufferLayout vb;
     t_pos_attr_layout(va, &vb, sizeof(memo_vert_t), WGPUVertexFormat_Unorm8x4);
-    WGPUShaderModule vs = t_spv_module(d, "draw_color.vert"), fs = t_spv_module(d, "draw_color.frag");
-    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
-    t.format = WGPUTextureFormat_RGBA8Unorm;
-    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
-    f.module = fs;
-    f.targetCount = 1;
-    f.targets = &t;
-    WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
-    ds.format = WGPUTextureFormat_Depth32Float;
-    ds.depthWriteEnabled = WGPUOptionalBool_True;
-    ds.depthCompare = compare;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = vs;
-    pd.vertex.bufferCount = 1;
-    pd.vertex.buffers = &vb;
-    pd.fragment = &f;
-    pd.depthStencil = &ds;
-    WGPURenderPipeline p = vs && fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
-    if (vs) wgpuShaderModuleRelease(vs);
-    if (fs) wgpuShaderModuleRelease(fs);
-    return p;
+    return t_color_depth_pipeline(d, "draw_color.vert", "draw_color.frag", &vb, WGPUTextureFormat_RGBA8Unorm, NULL,
+                                  compare, true);
 }
 
 /* Pixels of the read-back depth rows (at 256 * MEMO_PX in rb's copy) equal to z, and colour rows

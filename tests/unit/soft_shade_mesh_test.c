@@ -3,6 +3,7 @@
 #include "tests/harness/test_device.h"
 #include "tests/shaders/spv_embed.h"
 #include "tests/unit/cmd_test_util.h"
+#include "tests/unit/soft_mesh_util.h"
 #if EMGPU_HAL_SOFT
 #include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_vm_simd.h"
@@ -12,35 +13,9 @@
 #define MESH_PX 16u
 #define MESH_TRIS 16u
 
-typedef struct mvtx {
-    float pos[4];
-    float uv[4];
-} mvtx_t;
-
-static uint32_t mlcg(uint32_t *s) { *s = *s * 1664525u + 1013904223u; return *s >> 8; }
-static float mlcg_f(uint32_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(mlcg(s) & 0xFFFFu) / 65535.0f; }
-
-typedef struct mesh_res {
-    WGPUTexture ct, dt, tex;
-    WGPUTextureView cv, dv, tv;
-    WGPUSampler smp;
-    WGPUShaderModule vs, fs;
-    WGPURenderPipeline p;
-    WGPUBindGroup bg;
-    WGPUBuffer vbuf, rb;
-} mesh_res_t;
-
-/* The pipeline of the bench's mesh row: scene_tex (output = the texture's sample at the input
- * uv), a 5x3 RGBA8 texture (odd sizes: repeat wraps inside the vector loops) with linear
- * filtering, repeat in u and clamp in v, RGBA8 target, Depth32Float with `compare`, writes on. */
-/* The variants of mesh_cfg_t (helper "tex8"): target format, texture format, address modes in
- * u and v, depth writes. */
-typedef struct mesh_cfg {
-    WGPUTextureFormat target, texture;
-    WGPUAddressMode au, av;
-    bool depth_write;
-} mesh_cfg_t;
-
+/* The pipeline of the bench's mesh row (soft_mesh_util.h): a 5x3 texture (odd sizes: repeat
+ * wraps inside the vector loops) with linear filtering, repeat in u and clamp in v, RGBA8 target
+ * and texture, Depth32Float with `compare`, writes on; mesh_init_cfg: cfg's variants. */
 static bool mesh_init_cfg(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare, const mesh_cfg_t *cfg);
 
 static bool mesh_init(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare)
@@ -52,68 +27,17 @@ static bool mesh_init(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare)
 
 static bool mesh_init_cfg(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compare, const mesh_cfg_t *cfg)
 {
-    eg_memset(r, 0, sizeof *r);
-    r->ct = t_texture(d, cfg->target, MESH_PX, MESH_PX, 1, 1, 1,
-                      WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
-    r->dt = t_texture(d, WGPUTextureFormat_Depth32Float, MESH_PX, MESH_PX, 1, 1, 1,
-                      WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
-    r->tex = t_texture(d, cfg->texture, 5, 3, 1, 1, 1,
-                       WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst);
-    r->cv = wgpuTextureCreateView(r->ct, NULL);
-    r->dv = wgpuTextureCreateView(r->dt, NULL);
-    r->tv = wgpuTextureCreateView(r->tex, NULL);
-    uint8_t texels[5 * 3 * 4];
-    for (uint32_t i = 0; i < sizeof texels; i++) texels[i] = (uint8_t)(i * 53u + 7u);
-    WGPUTexelCopyTextureInfo ti = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-    ti.texture = r->tex;
-    WGPUTexelCopyBufferLayout bl = WGPU_TEXEL_COPY_BUFFER_LAYOUT_INIT;
-    bl.bytesPerRow = 20; bl.rowsPerImage = 3;
-    WGPUExtent3D ext = { 5, 3, 1 };
-    wgpuQueueWriteTexture(eg_test_queue(), &ti, texels, sizeof texels, &bl, &ext);
-    WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
-    sd.magFilter = WGPUFilterMode_Linear; sd.minFilter = WGPUFilterMode_Linear;
-    sd.addressModeU = cfg->au; sd.addressModeV = cfg->av;
-    r->smp = wgpuDeviceCreateSampler(d, &sd);
-    r->vs = t_spv_module(d, "scene_tex.vert");
-    r->fs = t_spv_module(d, "scene_tex.frag");
-    WGPUVertexAttribute va[2];
-    WGPUVertexBufferLayout vb;
-    t_pos_attr_layout(va, &vb, sizeof(mvtx_t), WGPUVertexFormat_Float32x4);
-    WGPUColorTargetState cts = WGPU_COLOR_TARGET_STATE_INIT;
-    cts.format = cfg->target;
-    WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
-    fst.module = r->fs;
-    fst.targetCount = 1;
-    fst.targets = &cts;
-    WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
-    ds.format = WGPUTextureFormat_Depth32Float;
-    ds.depthWriteEnabled = cfg->depth_write ? WGPUOptionalBool_True : WGPUOptionalBool_False;
-    ds.depthCompare = compare;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = r->vs;
-    pd.vertex.bufferCount = 1;
-    pd.vertex.buffers = &vb;
-    pd.fragment = &fst;
-    pd.depthStencil = &ds;
-    r->p = r->vs && r->fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
-    if (!r->p || !r->smp) return false;
-    WGPUBindGroupLayout bgl = wgpuRenderPipelineGetBindGroupLayout(r->p, 0);
-    WGPUBindGroupEntry e[2] = { WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT };
-    e[0].binding = 0; e[0].textureView = r->tv;
-    e[1].binding = 1; e[1].sampler = r->smp;
-    WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-    bd.layout = bgl; bd.entryCount = 2; bd.entries = e;
-    r->bg = wgpuDeviceCreateBindGroup(d, &bd);
-    wgpuBindGroupLayoutRelease(bgl);
+    static const mesh_tex_t tex = { 5, 3, 53, 7 };
     /* random perspective triangles (w in [0.5, 3]) overlapping in depth; uv with fractional
      * bits, beyond [0, 1] (repeat, clamp); one triangle with a constant u (d1 = d2 = 0: the
      * general path's constant input) */
-    static mvtx_t v[6u * MESH_TRIS];
+    static mesh_vtx_t v[6u * MESH_TRIS];
     uint32_t seed = 4242u;
     for (uint32_t i = 0; i < 3u * MESH_TRIS; i++) {
-        float w = mlcg_f(&seed, 0.5f, 3.0f);
-        mvtx_t t = { { mlcg_f(&seed, -1.3f, 1.3f) * w, mlcg_f(&seed, -1.3f, 1.3f) * w, mlcg_f(&seed, 0.0f, 1.0f) * w, w },
-                     { mlcg_f(&seed, -1.5f, 2.5f), mlcg_f(&seed, -0.5f, 1.5f), 0.0f, 0.0f } };
+        float w = mesh_rand(&seed, 0.5f, 3.0f);
+        mesh_vtx_t t = { { mesh_rand(&seed, -1.3f, 1.3f) * w, mesh_rand(&seed, -1.3f, 1.3f) * w,
+                           mesh_rand(&seed, 0.0f, 1.0f) * w, w },
+                         { mesh_rand(&seed, -1.5f, 2.5f), mesh_rand(&seed, -0.5f, 1.5f), 0.0f, 0.0f } };
         v[i] = t;
     }
     v[3].uv[0] = v[4].uv[0] = v[5].uv[0] = 0.3f;
@@ -124,34 +48,7 @@ static bool mesh_init_cfg(WGPUDevice d, mesh_res_t *r, WGPUCompareFunction compa
         v[3u * MESH_TRIS + i].uv[0] += 0.37f;
         v[3u * MESH_TRIS + i].uv[1] += 0.21f;
     }
-    r->vbuf = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
-    wgpuQueueWriteBuffer(eg_test_queue(), r->vbuf, 0, v, sizeof v);
-    r->rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 2u * 256u * MESH_PX);
-    return r->bg != NULL;
-}
-
-static void mesh_release(mesh_res_t *r)
-{
-    if (r->rb) wgpuBufferRelease(r->rb);
-    if (r->vbuf) wgpuBufferRelease(r->vbuf);
-    if (r->bg) wgpuBindGroupRelease(r->bg);
-    if (r->p) wgpuRenderPipelineRelease(r->p);
-    if (r->vs) wgpuShaderModuleRelease(r->vs);
-    if (r->fs) wgpuShaderModuleRelease(r->fs);
-    if (r->smp) wgpuSamplerRelease(r->smp);
-    wgpuTextureViewRelease(r->tv);
-    wgpuTextureViewRelease(r->cv);
-    wgpuTextureViewRelease(r->dv);
-    wgpuTextureRelease(r->tex);
-    wgpuTextureRelease(r->ct);
-    wgpuTextureRelease(r->dt);
-}
-
-/* Clears, draws the triangles, reads back the color rows then the depth rows (256 B pitch). */
-static bool mesh_draw(WGPUDevice d, mesh_res_t *r, uint8_t *out /* [2 * 256 * MESH_PX] */)
-{
-    t_draw_color_depth_copy(d, r->p, r->bg, r->vbuf, 6u * MESH_TRIS, r->cv, r->dv, r->ct, r->dt, MESH_PX, r->rb);
-    return t_readback(d, r->rb, 0, 2u * 256u * MESH_PX, out);
+    return mesh_setup(d, r, MESH_PX, compare, cfg, &tex, v, 6u * MESH_TRIS);
 }
 #endif
 
@@ -173,12 +70,12 @@ EG_TEST(soft_shade, mesh_path_equals_general)
         mesh_res_t r;
         bool ok = mesh_init(d, &r, cmp[k]);
         eg_soft_shade_vw = 8u;
-        ok = ok && mesh_draw(d, &r, a);
+        ok = ok && mesh_draw(d, &r, NULL, a);
         eg_soft_shade_vw = 4u;
-        ok = ok && mesh_draw(d, &r, b);
+        ok = ok && mesh_draw(d, &r, NULL, b);
         bool fast = eg_soft_raster_fast_paths;
         eg_soft_raster_fast_paths = false;   /* the VM and the depth test's lane loop */
-        ok = ok && mesh_draw(d, &r, c);
+        ok = ok && mesh_draw(d, &r, NULL, c);
         eg_soft_raster_fast_paths = fast;
         eg_soft_shade_vw = saved;
         mesh_release(&r);
@@ -238,11 +135,11 @@ EG_TEST(soft_shade, mesh_block_variants_equal_general)
         mesh_res_t r;
         bool ok = mesh_init_cfg(d, &r, k & 1u ? WGPUCompareFunction_LessEqual : WGPUCompareFunction_Less, &cfgs[k]);
         eg_soft_shade_vw = 8u;
-        ok = ok && mesh_draw(d, &r, a);
+        ok = ok && mesh_draw(d, &r, NULL, a);
         eg_soft_shade_vw = saved;
         bool fast = eg_soft_raster_fast_paths;
         eg_soft_raster_fast_paths = false;
-        ok = ok && mesh_draw(d, &r, c);
+        ok = ok && mesh_draw(d, &r, NULL, c);
         eg_soft_raster_fast_paths = fast;
         mesh_release(&r);
         EG_ASSERT(ok);

@@ -29,27 +29,11 @@ static bool draw_wide(WGPUDevice d, uint8_t *out /* [2 * 256 * WIDE_PX] */)
     WGPUTexture dt = t_texture(d, WGPUTextureFormat_Depth32Float, WIDE_PX, WIDE_PX, 1, 1, 1,
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView cv = wgpuTextureCreateView(ct, NULL), dv = wgpuTextureCreateView(dt, NULL);
-    WGPUShaderModule vs = t_spv_module(d, "draw_color.vert"), fs = t_spv_module(d, "draw_color.frag");
     WGPUVertexAttribute va[2];
     WGPUVertexBufferLayout vb;
     t_pos_attr_layout(va, &vb, sizeof(wvtx_t), WGPUVertexFormat_Float32x4);
-    WGPUColorTargetState cts = WGPU_COLOR_TARGET_STATE_INIT;
-    cts.format = WGPUTextureFormat_RGBA32Float;
-    WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
-    fst.module = fs;
-    fst.targetCount = 1;
-    fst.targets = &cts;
-    WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
-    ds.format = WGPUTextureFormat_Depth32Float;
-    ds.depthWriteEnabled = WGPUOptionalBool_True;
-    ds.depthCompare = WGPUCompareFunction_Less;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = vs;
-    pd.vertex.bufferCount = 1;
-    pd.vertex.buffers = &vb;
-    pd.fragment = &fst;
-    pd.depthStencil = &ds;
-    WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
+    WGPURenderPipeline p = t_color_depth_pipeline(d, "draw_color.vert", "draw_color.frag", &vb,
+                                                  WGPUTextureFormat_RGBA32Float, NULL, WGPUCompareFunction_Less, true);
     static wvtx_t v[36];
     uint32_t seed = 77u;
     for (uint32_t i = 0; i < 36u; i++) {
@@ -62,12 +46,10 @@ static bool draw_wide(WGPUDevice d, uint8_t *out /* [2 * 256 * WIDE_PX] */)
     wgpuQueueWriteBuffer(eg_test_queue(), vbuf, 0, v, sizeof v);
     WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 2u * 256u * WIDE_PX);
     t_draw_color_depth_copy(d, p, NULL, vbuf, 36, cv, dv, ct, dt, WIDE_PX, rb);
-    bool ok = p && vs && fs && t_readback(d, rb, 0, 2u * 256u * WIDE_PX, out);
+    bool ok = p && t_readback(d, rb, 0, 2u * 256u * WIDE_PX, out);
     wgpuBufferRelease(rb);
     wgpuBufferRelease(vbuf);
     if (p) wgpuRenderPipelineRelease(p);
-    if (vs) wgpuShaderModuleRelease(vs);
-    if (fs) wgpuShaderModuleRelease(fs);
     wgpuTextureViewRelease(cv);
     wgpuTextureViewRelease(dv);
     wgpuTextureRelease(ct);

@@ -57,29 +57,11 @@ static bool res_init(WGPUDevice d, tile_res_t *r)
     if (!r->ct || !r->dt) return false;
     r->cv = wgpuTextureCreateView(r->ct, NULL);
     r->dv = wgpuTextureCreateView(r->dt, NULL);
-    WGPUShaderModule vs = t_spv_module(d, "draw_color.vert"), fs = t_spv_module(d, "draw_color.frag");
     WGPUVertexAttribute va[2];
     WGPUVertexBufferLayout vbl;
     t_pos_attr_layout(va, &vbl, sizeof(tvtx_t), WGPUVertexFormat_Float32x4);
-    WGPUColorTargetState cts = WGPU_COLOR_TARGET_STATE_INIT;
-    cts.format = WGPUTextureFormat_RGBA8Unorm;
-    WGPUFragmentState fst = WGPU_FRAGMENT_STATE_INIT;
-    fst.module = fs;
-    fst.targetCount = 1;
-    fst.targets = &cts;
-    WGPUDepthStencilState ds = WGPU_DEPTH_STENCIL_STATE_INIT;
-    ds.format = WGPUTextureFormat_Depth32Float;
-    ds.depthWriteEnabled = WGPUOptionalBool_True;
-    ds.depthCompare = WGPUCompareFunction_Less;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = vs;
-    pd.vertex.bufferCount = 1;
-    pd.vertex.buffers = &vbl;
-    pd.fragment = &fst;
-    pd.depthStencil = &ds;
-    r->p = vs && fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
-    if (vs) wgpuShaderModuleRelease(vs);
-    if (fs) wgpuShaderModuleRelease(fs);
+    r->p = t_color_depth_pipeline(d, "draw_color.vert", "draw_color.frag", &vbl, WGPUTextureFormat_RGBA8Unorm, NULL,
+                                  WGPUCompareFunction_Less, true);
     r->rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 2u * 256u * PX);
     return r->p && r->rb;
 }
@@ -109,36 +91,7 @@ static void quad(tvtx_t *v, float x0, float y0, float x1, float y1, float z, con
  * rows then depth rows (from 256 * PX) copied into r->rb at a 256-byte pitch and read into out. */
 static bool pass(WGPUDevice d, tile_res_t *r, const WGPUColor *clear, float zc, uint32_t n, uint8_t *out)
 {
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-    c.view = r->cv;
-    c.loadOp = WGPULoadOp_Clear;
-    c.storeOp = WGPUStoreOp_Store;
-    c.clearValue = *clear;
-    WGPURenderPassDepthStencilAttachment da = WGPU_RENDER_PASS_DEPTH_STENCIL_ATTACHMENT_INIT;
-    da.view = r->dv;
-    da.depthLoadOp = WGPULoadOp_Clear;
-    da.depthStoreOp = WGPUStoreOp_Store;
-    da.depthClearValue = zc;
-    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-    rpd.colorAttachmentCount = 1;
-    rpd.colorAttachments = &c;
-    rpd.depthStencilAttachment = &da;
-    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
-    wgpuRenderPassEncoderSetPipeline(rp, r->p);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, r->vb, 0, WGPU_WHOLE_SIZE);
-    if (n) wgpuRenderPassEncoderDraw(rp, n, 1, 0, 0);
-    wgpuRenderPassEncoderEnd(rp);
-    wgpuRenderPassEncoderRelease(rp);
-    WGPUTexelCopyTextureInfo ti = t_tex_info(r->ct, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(r->rb, 0, 256, PX);
-    WGPUExtent3D sz = t_extent(PX, PX, 1);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
-    WGPUTexelCopyTextureInfo di = t_tex_info(r->dt, 0, 0, 0, 0);
-    di.aspect = WGPUTextureAspect_DepthOnly;
-    WGPUTexelCopyBufferInfo dbi = t_buf_info(r->rb, 256u * PX, 256, PX);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &di, &dbi, &sz);
-    t_submit(e);
+    t_draw_color_depth_copy_ex(d, r->p, NULL, r->vb, n, r->cv, r->dv, r->ct, r->dt, PX, r->rb, clear, zc, NULL);
     return t_readback(d, r->rb, 0, 2u * 256u * PX, out);
 }
 
