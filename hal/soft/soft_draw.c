@@ -15,6 +15,7 @@
 #define VB EMGPU_SOFT_VERTEX_BATCH
 #define PB EMGPU_SOFT_PRIM_BATCH
 #define HASH_N (2u * VB)
+_Static_assert(EG_SOFT_MAX_VARY % 4u == 0, "shade_vertices transposes varyings 4 at a time");
 _Static_assert(VB >= 16 && VB % EG_SOFT_LANES == 0 && VB <= 4096, "EMGPU_SOFT_VERTEX_BATCH: multiple of 16, 16..4096");
 _Static_assert(PB >= 16 && PB <= 8192, "EMGPU_SOFT_PRIM_BATCH: 16..8192");
 
@@ -72,10 +73,16 @@ static EG_ALWAYS_INLINE float *vtx_at(eg_soft_vtx_t *v, size_t off_B)
     return (float *)(void *)((unsigned char *)v + off_B);
 }
 
+#if defined(VM_SIMD_NATIVE) && VM_VW == 4 && defined(__GNUC__) && !defined(__clang__)
+#define LANES_VEC 1
+#else
+#define LANES_VEC 0
+#endif
+
 static EG_ALWAYS_INLINE void lanes_to_vtx(const float *const src[4], uint32_t n, eg_soft_vtx_t *v, size_t off_B)
 {
     uint32_t l = 0;
-#if defined(VM_SIMD_NATIVE) && VM_VW == 4 && defined(__GNUC__) && !defined(__clang__)
+#if LANES_VEC
     for (; l + 4u <= n; l += 4u) {
         vf_t a, b, c, d;
         VLOAD(a, src[0] + l);
@@ -112,9 +119,17 @@ static void shade_vertices(const batch_t *b)
         inv.in = vs_in;
         inv.out = vs_out;
         fetch_attribs(b, base, n);
-        for (uint32_t l = 0; l < n; l++) {
-            inv.vertex_index.u[l] = slot_vid[base + l];
-            inv.instance_index.u[l] = slot_inst[base + l];
+#if defined(__GNUC__)
+        if (n == EG_SOFT_LANES) {   /* whole groups: two fixed-size copies (~6 instructions a vertex less) */
+            __builtin_memcpy(inv.vertex_index.u, &slot_vid[base], sizeof inv.vertex_index.u);
+            __builtin_memcpy(inv.instance_index.u, &slot_inst[base], sizeof inv.instance_index.u);
+        } else
+#endif
+        {
+            for (uint32_t l = 0; l < n; l++) {
+                inv.vertex_index.u[l] = slot_vid[base + l];
+                inv.instance_index.u[l] = slot_inst[base + l];
+            }
         }
         inv.active = (eg_soft_mask_t)((1u << n) - 1u);
         eg_soft_program_run(rs->vs, &b->ps->bound, &inv);
@@ -128,6 +143,19 @@ static void shade_vertices(const batch_t *b)
             for (uint32_t q = 0; q < 4u; q++) src[q] = vs_out[rs->vary_loc[j + q]].c[rs->vary_comp[j + q]].f;
             lanes_to_vtx(src, n, &vstore[base], offsetof(eg_soft_vtx_t, var) + j * sizeof(float));
         }
+#if LANES_VEC
+        /* the last 1-3 varyings through the same transpose, zeros filling var[nvary .. j + 3]
+         * (within var[]: nvary <= EG_SOFT_MAX_VARY, a multiple of 4; nothing reads past nvary):
+         * the lane-by-lane copy was ~7 instructions a value (the UI glyphs' 6 varyings) */
+        if (j < rs->nvary) {
+            static const float zeros[EG_SOFT_LANES];
+            const float *src[4];
+            for (uint32_t q = 0; q < 4u; q++)
+                src[q] = j + q < rs->nvary ? vs_out[rs->vary_loc[j + q]].c[rs->vary_comp[j + q]].f : zeros;
+            lanes_to_vtx(src, n, &vstore[base], offsetof(eg_soft_vtx_t, var) + j * sizeof(float));
+            j = rs->nvary;
+        }
+#endif
         for (; j < rs->nvary; j++) {
             const float *src = vs_out[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
             for (uint32_t l = 0; l < n; l++) vstore[base + l].var[j] = src[l];
@@ -318,7 +346,12 @@ static EG_ALWAYS_INLINE uint32_t outcode(const plane_k_t *k, const float *pos)
  * and planes 0-3 as the same per-lane products, sums and `< 0` compares (IEEE per lane); their
  * bits by movmskps. The scalar pair was ~90 instructions a vertex on the 20k-triangle rows. */
 #define CODE_SSE 1
-static EG_ALWAYS_INLINE uint32_t code_sse(const plane_k_t *k, vf_t kx, vf_t kw, const float *pos, bool tri)
+/* Planes 4-6 (w + e4, z, z6 z + w6 w) are a second vector of the same operations: lane 0
+ * 1 w + 1 e4, lane 1 1 z + 0 0 (z + 0 is below 0 iff z is), lane 2 z6 z + w w6, lane 3 0;
+ * without depth clipping lanes 1 and 2 are 0 z + 0 (+-0: never below 0, z and w being finite
+ * here). Multiplying by 1 and the commuted product change no bits (the scalar tests were ~15
+ * instructions a vertex). */
+static EG_ALWAYS_INLINE uint32_t code_sse(vf_t kx, vf_t kw, vf_t ka, vf_t kb, const float *pos, bool tri)
 {
     static const union { float f; int32_t i; } lim = { 3.0e38f };
     const vi_t mag_mask = { 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff }, vlim = { lim.i, lim.i, lim.i, lim.i };
@@ -328,9 +361,9 @@ static EG_ALWAYS_INLINE uint32_t code_sse(const plane_k_t *k, vf_t kx, vf_t kw, 
     if (!tri) return 0;
     float x = pos[0], y = pos[1], z = pos[2], w = pos[3];
     const vf_t xy = { x, x, y, y }, ww = { w, w, w, w }, zero = { 0, 0, 0, 0 };
-    uint32_t code = (uint32_t)__builtin_ia32_movmskps((vf_t)(kx * xy + kw * ww < zero)) | (uint32_t)(w + k->e4 < 0.0f) << 4;
-    if (k->depth) code |= (uint32_t)(z < 0.0f) << 5 | (uint32_t)(k->z6 * z + k->w6 * w < 0.0f) << 6;
-    return code;
+    const vf_t wzz = { w, z, z, 0 }, o_w = { 1, 0, w, 0 };
+    return (uint32_t)__builtin_ia32_movmskps((vf_t)(kx * xy + kw * ww < zero)) |
+           (uint32_t)__builtin_ia32_movmskps((vf_t)(ka * wzz + o_w * kb < zero)) << 4;
 }
 #else
 #define CODE_SSE 0
@@ -341,6 +374,8 @@ static void classify_slots(const batch_t *b)
     const plane_k_t k = plane_k(b);
 #if CODE_SSE
     const vf_t kx = { k.x0, k.x1, k.y2, k.y3 }, kw = { k.w0, k.w1, k.w2, k.w3 };
+    const vf_t ka = { 1.0f, k.depth ? 1.0f : 0.0f, k.depth ? k.z6 : 0.0f, 0.0f };
+    const vf_t kb = { k.e4, 0.0f, k.depth ? k.w6 : 0.0f, 0.0f };
 #endif
     const eg_soft_pass_state_t *ps = b->ps;
     /* to_window's per-draw factors, the same expressions, once per batch */
@@ -351,7 +386,7 @@ static void classify_slots(const batch_t *b)
     for (uint32_t i = 0; i < n; i++) {
         const eg_soft_vtx_t *v = &vstore[i];
 #if CODE_SSE
-        uint32_t code = code_sse(&k, kx, kw, v->pos, tri);
+        uint32_t code = code_sse(kx, kw, ka, kb, v->pos, tri);
 #else
         uint32_t code = bad_pos(v) ? CODE_BAD : 0u;
         if (!code && tri) code = outcode(&k, v->pos);
@@ -537,11 +572,55 @@ static void draw_tris_u16(batch_t *b, const eg_soft_draw_args_t *a)
     }
 }
 
+/* draw_instance for a non-indexed triangle strip that fits in a batch (instanced quads: 4
+ * vertices an instance): its vertex ids first .. first + count - 1 are all new in this instance,
+ * so they take consecutive slots without the post-transform cache, and strip primitive i is
+ * slots {i, i + 1 + i % 2, i + 2 - i % 2} of them, the ids add_prim gets from the sliding
+ * window (~190 instructions a glyph triangle in the window, add_prim and the hash). A strip that
+ * does not fit in what is left of the batch starts a new one: where a batch ends does not change
+ * the bytes (add_prim_fresh). */
+static void draw_strip_fresh(batch_t *b, const eg_soft_draw_args_t *a)
+{
+    uint32_t n = a->count, np = n - 2u;
+    if (b->nslots + n > VB || b->nprims + np > PB) flush(b);
+    uint32_t s0 = b->nslots;
+    for (uint32_t i = 0; i < n; i++) {
+        slot_vid[s0 + i] = a->first + i;
+        slot_inst[s0 + i] = b->instance;
+    }
+    b->nslots += n;
+    for (uint32_t i = 0; i < np; i++) {
+        uint16_t *ps = prim_slots[b->nprims++];
+        uint32_t odd = i & 1u;
+        ps[0] = (uint16_t)(s0 + i);
+        ps[1] = (uint16_t)(s0 + i + 1u + odd);
+        ps[2] = (uint16_t)(s0 + i + 2u - odd);
+    }
+}
+
 static void draw_instance(batch_t *b, const eg_soft_draw_args_t *a)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
+    if (!a->indexed && rs->strip && b->verts_per_prim == 3u && a->count >= 3u && a->count <= VB && a->count - 2u <= PB) {
+        draw_strip_fresh(b, a);
+        return;
+    }
     if (a->indexed && !rs->strip && b->verts_per_prim == 3u && b->ps->index_format == WGPUIndexFormat_Uint16) {
         draw_tris_u16(b, a);
+        return;
+    }
+    if (!a->indexed && !rs->strip && b->verts_per_prim == 3u) {
+        /* add_prim_fresh for triangles, its checks and batches, the slots written directly
+         * (its per-vertex conditions were ~60 instructions a triangle on the 20k-triangle rows) */
+        for (uint32_t i = 0; i + 3u <= a->count; i += 3u) {
+            if (b->nprims == PB || b->nslots + 3u > VB) flush(b);
+            uint32_t s = b->nslots, v = a->first + i;
+            uint16_t *ps = prim_slots[b->nprims++];
+            b->nslots = s + 3u;
+            slot_vid[s] = v; slot_vid[s + 1u] = v + 1u; slot_vid[s + 2u] = v + 2u;
+            slot_inst[s] = slot_inst[s + 1u] = slot_inst[s + 2u] = b->instance;
+            ps[0] = (uint16_t)s; ps[1] = (uint16_t)(s + 1u); ps[2] = (uint16_t)(s + 2u);
+        }
         return;
     }
     if (!a->indexed && !rs->strip) {   /* every id new: no cache look-up (add_prim_fresh) */

@@ -137,20 +137,72 @@ eg_soft_fetch_fn eg_soft_fetch_fn_for(WGPUVertexFormat format)
     }
 }
 
+/* A 32-bit little-endian word of the vertex data: one (unaligned) load where the CPU is
+ * little-endian, the same value as rd32's four byte loads (which GCC does not merge: ~8
+ * instructions a component, most of the float formats' fetch on the UI row). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint32_t ld32(const uint8_t *p)
+{
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+#else
+#define ld32 rd32
+#endif
+
 /* One attribute's lane loop with the converter inlined for the formats meshes use most: the
  * same conversions as fetch_* (the per-lane call, its result copy and the range test were ~100
- * instructions a vertex on the bench's 20k-triangle rows). Robust access: an element outside
- * the bound range reads (0, 0, 0, 1). */
-#define FETCH_LANES(body)                                                                         \
-    for (uint32_t l = 0; l < n; l++) {                                                            \
+ * instructions a vertex on the bench's 20k-triangle rows). `conv` sets v[0..3] from the
+ * element's bytes at p. Robust access: an element outside the bound range reads (0, 0, 0, 1).
+ * Four lanes of one element (an instance's attributes at the 4 corners of an instanced quad,
+ * which take consecutive slots) are converted once and the other three lanes get the same bits
+ * (the conversion depends only on the bytes): 3 of 4 instance-step fetches on the UI row. */
+#define FETCH_ONE(l, conv)                                                                        \
+    do {                                                                                          \
         uint64_t off = el[l] * stride_B + offset_B;                                               \
         if (!mem || off + attr_B > size_B) {                                                      \
-            dst->c[0].u[l] = dst->c[1].u[l] = dst->c[2].u[l] = 0;                                 \
-            dst->c[3].u[l] = 0x3F800000u;                                                         \
-            continue;                                                                             \
+            v[0] = v[1] = v[2] = 0;                                                               \
+            v[3] = 0x3F800000u;                                                                   \
+        } else {                                                                                  \
+            const uint8_t *p = mem + off;                                                         \
+            conv                                                                                  \
         }                                                                                         \
-        const uint8_t *p = mem + off;                                                             \
-        body                                                                                      \
+    } while (0)
+
+#if defined(__GNUC__)
+typedef uint32_t fetch_u4 __attribute__((vector_size(16)));
+#define FETCH_SPLAT(d, x)                                                                         \
+    do {                                                                                          \
+        fetch_u4 s_ = { (x), (x), (x), (x) };                                                     \
+        __builtin_memcpy((d), &s_, 16);                                                           \
+    } while (0)
+#else
+#define FETCH_SPLAT(d, x) ((d)[0] = (d)[1] = (d)[2] = (d)[3] = (x))
+#endif
+
+/* Runs are looked for only where lanes 0 and 1 share their element (instance-step attributes;
+ * vertex-step ones keep the plain lane loop). */
+#define FETCH_LANES(conv)                                                                         \
+    if (n >= 4u && el[1] == el[0]) {                                                              \
+        for (uint32_t g = 0; g < n; g += 4u) {                                                    \
+            uint32_t v[4];                                                                        \
+            if (g + 4u <= n && el[g + 1u] == el[g] && el[g + 2u] == el[g] && el[g + 3u] == el[g]) { \
+                FETCH_ONE(g, conv);                                                               \
+                for (uint32_t c = 0; c < 4u; c++) FETCH_SPLAT(&dst->c[c].u[g], v[c]);             \
+                continue;                                                                         \
+            }                                                                                     \
+            for (uint32_t l = g; l < g + 4u && l < n; l++) {                                      \
+                FETCH_ONE(l, conv);                                                               \
+                for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = v[c];                          \
+            }                                                                                     \
+        }                                                                                         \
+    } else {                                                                                      \
+        for (uint32_t l = 0; l < n; l++) {                                                        \
+            uint32_t v[4];                                                                        \
+            FETCH_ONE(l, conv);                                                                   \
+            for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = v[c];                              \
+        }                                                                                         \
     }
 
 /* c / 255.0f for every byte c, folded by the compiler with the division's IEEE rounding
@@ -170,19 +222,23 @@ void eg_soft_fetch_lanes(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_
                          uint64_t stride_B, const uint32_t *el, uint32_t n, eg_soft_vec4_t *dst)
 {
     if (fn == fetch_f32x2) {
-        FETCH_LANES(dst->c[0].u[l] = rd32(p); dst->c[1].u[l] = rd32(p + 4); dst->c[2].u[l] = 0;
-                    dst->c[3].u[l] = 0x3F800000u;)
+        FETCH_LANES(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = 0; v[3] = 0x3F800000u;)
     } else if (fn == fetch_f32x3) {
-        FETCH_LANES(dst->c[0].u[l] = rd32(p); dst->c[1].u[l] = rd32(p + 4); dst->c[2].u[l] = rd32(p + 8);
-                    dst->c[3].u[l] = 0x3F800000u;)
+        FETCH_LANES(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = ld32(p + 8); v[3] = 0x3F800000u;)
     } else if (fn == fetch_f32x4) {
-        FETCH_LANES(for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = rd32(p + 4u * c);)
+        FETCH_LANES(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = ld32(p + 8); v[3] = ld32(p + 12);)
+    } else if (fn == fetch_f32x1) {
+        FETCH_LANES(v[0] = ld32(p); v[1] = v[2] = 0; v[3] = 0x3F800000u;)
     } else if (fn == fetch_un8x4) {
-        FETCH_LANES(for (uint32_t c = 0; c < 4u; c++) dst->c[c].f[l] = un8_tab[p[c]];)
+        /* written out: GCC kept a 4-trip loop through a stack array (~45 instructions a lane) */
+        FETCH_LANES(v[0] = fbits(un8_tab[p[0]]); v[1] = fbits(un8_tab[p[1]]); v[2] = fbits(un8_tab[p[2]]);
+                    v[3] = fbits(un8_tab[p[3]]);)
     } else {
-        FETCH_LANES(uint32_t v[4]; fn(p, v); for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = v[c];)
+        FETCH_LANES(fn(p, v);)
     }
 }
 #undef FETCH_LANES
+#undef FETCH_ONE
+#undef FETCH_SPLAT
 
 #endif /* EMGPU_HAL_SOFT */

@@ -271,6 +271,8 @@ typedef struct eg_soft_worker {
     uint32_t crange_hi[4];
     uint32_t range_regions;                       /* regions filled from such a range (soft_raster_fill.c) */
     uint32_t range_vm_px;                         /* of their pixels, those whose bytes the range left open (VM) */
+    uint32_t probe_skips;                         /* region proofs skipped: the probe saw outputs differ (rrect10) */
+    uint32_t probe_wrong;                         /* of those, proofs that held (eg_soft_const_probe_check only) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -548,6 +550,9 @@ typedef struct eg_soft_affine {
     int32_t state;
 } eg_soft_affine_t;
 void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, eg_soft_affine_t *a);
+/** eg_soft_vary_bound_affine from the corners ac of the same pixel set (eg_soft_affine_corners). */
+bool eg_soft_vary_bound_affine_ac(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1,
+                                  float d2, eg_soft_range_t *o);
 /** eg_soft_vary_bound_best with the corners shared between the inputs of one pixel set (ac:
  *  state 0 the first time, computed on demand). */
 bool eg_soft_vary_bound_best_ac(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, const eg_soft_wbound_t *wb,
@@ -593,8 +598,17 @@ typedef struct eg_soft_const_tri {
     uint32_t band_out[EG_SOFT_CONST_TRI_BANDS][4];
     int64_t cx0, cx1, cy0, cy1;    /* pixels whose centre can be inside the triangle (inclusive) */
     uint32_t band_hi[EG_SOFT_CONST_TRI_BANDS][4];   /* rrect9: a band's upper bits (band_out: lower) */
+    /* rrect10, session 10: the program run on plain floats at a pixel set's 4 corner pixels
+     * before its proof (soft_raster_const.c probe_differs); the values constant over the
+     * triangle are written once by eg_soft_const_tri_init */
+    float pv[EG_SOFT_CONST_TRI_VALS][4];
+    bool rng;                      /* eg_soft_fill_range_ok(f): proofs may end in ranges (rrect9) */
+    float pg[4];                   /* the probe's weight gradients per pixel: dl1/dx, dl1/dy, dl2/dx, dl2/dy */
 } eg_soft_const_tri_t;
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
+/** Test hook (rrect10): a region proof the probe skips runs anyway, and probe_wrong counts those
+ *  that hold (a probe that skips a proof that would hold costs a proof's pixels, never bytes). */
+extern bool eg_soft_const_probe_check;
 /** Sets ct's interior rectangle [x0, x1) x [y0, y1) (multiples of 4; the regions not on a side
  *  of the triangle's box): eg_soft_const_region_tri proves it whole once a region inside holds. */
 void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1);
@@ -627,6 +641,11 @@ typedef struct eg_soft_cfill {
     uint32_t namb;                               /* blocks with such pixels, shaded at the rows' end */
     int64_t amb_bx[8], amb_by[8];
     eg_soft_mask_t amb_m[8];
+    /* rrect10: the run before last_in's (prev_in -> prev_out), valid when have_prev: a shape's
+     * rows over what was drawn before alternate between two stored values */
+    uint32_t prev_in, prev_out;
+    bool have_prev;
+    int8_t range_ok;                             /* eg_soft_fill_range_ok of the triangle; -1 not asked yet */
 } eg_soft_cfill_t;
 /** soft_raster_fill.c: the pixels of [x0, x1) x [y0, y1) inside f's triangle (one sample at the
  *  centre) blended with the proved output bits outb, row by row: the bytes of

@@ -237,6 +237,12 @@ static bool affine_bound(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, ui
     return true;
 }
 
+bool eg_soft_vary_bound_affine_ac(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1,
+                                  float d2, eg_soft_range_t *o)
+{
+    return affine_bound(f, ac, interp, a0, d1, d2, o);
+}
+
 bool eg_soft_vary_bound_affine(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uint32_t interp, float a0, float d1,
                                float d2, eg_soft_range_t *o)
 {

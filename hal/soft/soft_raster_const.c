@@ -384,6 +384,8 @@ bool eg_soft_const_region(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, uin
 _Static_assert(CONST_MAX_VALS == EG_SOFT_CONST_TRI_VALS &&
                CONST_MAX_OPS == EG_SOFT_CONST_TRI_OPS, "soft: the triangle's value table holds the program's");
 
+static inline void pv_set(float d[4], float x) { d[0] = d[1] = d[2] = d[3] = x; }
+
 /* A region's result does not depend on how its constant part was reached: the same one_op on the
  * same constant operands gives the same values once per triangle as once per region. */
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
@@ -397,6 +399,11 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     ct->sup = 0;
     ct->lim_x0 = ct->lim_x1 = ct->lim_y0 = ct->lim_y1 = 0;
     ct->nband = 0;
+    ct->rng = eg_soft_fill_range_ok(f);
+    ct->pg[0] = (float)(f->s.A[1] * EG_SOFT_SUBPIX) * f->s.inv_area2;
+    ct->pg[1] = (float)(f->s.B[1] * EG_SOFT_SUBPIX) * f->s.inv_area2;
+    ct->pg[2] = (float)(f->s.A[2] * EG_SOFT_SUBPIX) * f->s.inv_area2;
+    ct->pg[3] = (float)(f->s.B[2] * EG_SOFT_SUBPIX) * f->s.inv_area2;
     /* centre (256 x + 128 subpixels) within the snapped vertices' extent: covered pixels only */
     int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;
     for (uint32_t i = 0; i < 3u; i++) {
@@ -411,6 +418,7 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     ct->persp = cp->persp;
     for (uint32_t c = 0; c < 4u; c++) ct->out[c] = cp->out[c];
     eg_memcpy(v, cp->consts, cp->nconst * sizeof v[0]);
+    for (uint32_t i = 0; i < cp->nconst; i++) pv_set(ct->pv[i], v[i].lo);
     for (uint32_t i = 0; i < cp->nops; i++) {
         const cop_t *o = &cp->ops[i];
         if (o->op == EG_VM_LD_IN) {
@@ -425,6 +433,7 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
                 /* eg_soft_vary_bound's constant case, whatever the pixel set */
                 if (!finite_f(a0)) { ct->state = -1; return; }
                 v[o->dst] = (aval_t){ a0, a0, 1u };
+                pv_set(ct->pv[o->dst], a0);
                 continue;
             }
             if (ct->nin >= EG_SOFT_CONST_TRI_IN) return;
@@ -442,6 +451,7 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
          * it is one value over the whole triangle */
         if (v[o->a].cst && (n < 2u || v[o->b].cst) && (n < 3u || v[o->c].cst)) {
             if (!one_op(o, v, &v[o->dst])) { ct->state = -1; return; }
+            pv_set(ct->pv[o->dst], v[o->dst].lo);
             continue;
         }
         v[o->dst].cst = 0u;
@@ -459,23 +469,188 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
  * and runs the VM for the pixels where the two differ. eg_soft_const_range_max keeps those pixels rare. */
 float eg_soft_const_range_max = 0x1p-10f;
 
+/* Probes (rrect10, session 10). Nearly half of the bench's region proofs failed (1 420 of 3 005
+ * a frame on the UI row, ~3 k instructions each): regions over a rounded rectangle's corner
+ * arcs, where the output really varies (alpha 0 outside the arc, 1 inside). A proof that holds
+ * puts every pixel's output 0 within one value or a range no wider than eg_soft_const_range_max,
+ * so two pixels whose outputs differ by more than that mean that it fails. The program run on
+ * plain floats at the set's 4 corner pixels (4 lanes at once, weights from the exact edge values
+ * at the first corner and the gradients: ~700 instructions for the bench's 18 operations) sees
+ * the arc's corners differ by ~1; a difference over eg_soft_const_range_max + 2^-8 (relative
+ * above 1), far beyond the probe's rounding differences from the per-pixel float chain (~2^-20
+ * relative here), skips the proof. After it 8 of 3 178 proofs on the bench fail (2 832
+ * skipped). The probe only chooses between the proof and the VM, whose bytes the proof
+ * reproduces, so a wrong guess would cost instructions, never bytes (eg_soft_const_probe_check
+ * counts the skipped proofs that would have held). Bands are not probed: they hold (probing
+ * them cost 2.2 M instructions more on the row). */
+bool eg_soft_const_probe_check = false;
+
+/* The 4 points of a probe value: a vector where the VM has them (one instruction per operation),
+ * else a loop. */
+#if VM_SIMD && VM_VW == 4
+typedef vf_t pv4_t;
+#define PV_LOAD(v, p) VLOAD(v, p)
+#define PV_STORE(p, v) VSTORE(p, v)
+static inline pv4_t pv_pick(pv4_t x, pv4_t y, vi_t m)   /* y where m, else x (min_f / max_f's selects) */
+{
+    vu_t ux, uy, um = (vu_t)m, r;
+    __builtin_memcpy(&ux, &x, 16);
+    __builtin_memcpy(&uy, &y, 16);
+    r = (uy & um) | (ux & ~um);
+    __builtin_memcpy(&x, &r, 16);
+    return x;
+}
+static inline pv4_t pv_min(pv4_t a, pv4_t b) { return pv_pick(a, b, (vi_t)(b < a)); }
+static inline pv4_t pv_max(pv4_t a, pv4_t b) { return pv_pick(a, b, (vi_t)(a < b)); }
+static inline pv4_t pv_abs(pv4_t a)
+{
+    vu_t u;
+    __builtin_memcpy(&u, &a, 16);
+    u &= 0x7fffffffu;
+    __builtin_memcpy(&a, &u, 16);
+    return a;
+}
+static inline pv4_t pv_sqrt(pv4_t a)   /* (negative lanes: NaN, as eg_vm_sqrtf gives) */
+{
+#if defined(__SSE__) && !defined(__clang__)
+    return __builtin_ia32_sqrtps(a);
+#else
+    for (uint32_t k = 0; k < 4u; k++) a[k] = eg_vm_sqrtf(a[k]);
+    return a;
+#endif
+}
+
+static void probe_op(const cop_t *o, float (*pv)[4])
+{
+    pv4_t a, b, c, r;
+    PV_LOAD(a, pv[o->a]);
+    switch (o->op) {
+    case EG_VM_MOV: r = a; break;
+    case EG_VM_FNEG: r = -a; break;
+    case EG_VM_FABS: r = pv_abs(a); break;
+    case EG_VM_FSQRT: r = pv_sqrt(a); break;
+    case EG_VM_FADD: PV_LOAD(b, pv[o->b]); r = a + b; break;
+    case EG_VM_FSUB: PV_LOAD(b, pv[o->b]); r = a - b; break;
+    case EG_VM_FMUL: PV_LOAD(b, pv[o->b]); r = a * b; break;
+    case EG_VM_FMIN: case EG_VM_FNMIN: PV_LOAD(b, pv[o->b]); r = pv_min(a, b); break;
+    case EG_VM_FMAX: case EG_VM_FNMAX: PV_LOAD(b, pv[o->b]); r = pv_max(a, b); break;
+    case EG_VM_FFMA: PV_LOAD(b, pv[o->b]); PV_LOAD(c, pv[o->c]); r = a * b; r = r + c; break;
+    case EG_VM_FCLAMP: case EG_VM_FNCLAMP: PV_LOAD(b, pv[o->b]); PV_LOAD(c, pv[o->c]); r = pv_min(pv_max(a, b), c); break;
+    default: r = a - a + bitsf(0x7fc00000u); break;   /* (compile() admits no other op) */
+    }
+    PV_STORE(pv[o->dst], r);
+}
+#else
+static void probe_op(const cop_t *o, float (*pv)[4])
+{
+    const float *a = pv[o->a], *b = pv[o->b], *c = pv[o->c];
+    float *d = pv[o->dst];
+    uint32_t k;
+    switch (o->op) {
+    case EG_VM_MOV: for (k = 0; k < 4u; k++) d[k] = a[k]; break;
+    case EG_VM_FNEG: for (k = 0; k < 4u; k++) d[k] = -a[k]; break;
+    case EG_VM_FABS: for (k = 0; k < 4u; k++) d[k] = bitsf(fbits(a[k]) & 0x7fffffffu); break;
+    case EG_VM_FSQRT: for (k = 0; k < 4u; k++) d[k] = eg_vm_sqrtf(a[k]); break;
+    case EG_VM_FADD: for (k = 0; k < 4u; k++) d[k] = a[k] + b[k]; break;
+    case EG_VM_FSUB: for (k = 0; k < 4u; k++) d[k] = a[k] - b[k]; break;
+    case EG_VM_FMUL: for (k = 0; k < 4u; k++) d[k] = a[k] * b[k]; break;
+    case EG_VM_FMIN: case EG_VM_FNMIN: for (k = 0; k < 4u; k++) d[k] = min_f(a[k], b[k]); break;
+    case EG_VM_FMAX: case EG_VM_FNMAX: for (k = 0; k < 4u; k++) d[k] = max_f(a[k], b[k]); break;
+    case EG_VM_FFMA: for (k = 0; k < 4u; k++) d[k] = a[k] * b[k] + c[k]; break;
+    case EG_VM_FCLAMP: case EG_VM_FNCLAMP: for (k = 0; k < 4u; k++) d[k] = min_f(max_f(a[k], b[k]), c[k]); break;
+    default: for (k = 0; k < 4u; k++) d[k] = bitsf(0x7fc00000u); break;   /* (compile() admits no other op) */
+    }
+}
+#endif
+
+/* True when output 0 certainly differs between pixels of p by more than a proof allows. */
+static bool probe_differs(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
+{
+    const eg_soft_setup_t *s = &f->s;
+    const float *iw = f->t->invw;
+    float (*pv)[4] = ct->pv, l1[4], l2[4], p1[4], p2[4];
+    /* equal 1 / w (an affine triangle): the perspective weights are the linear ones (rounding apart) */
+    bool persp = false;
+    for (uint32_t i = 0; i < ct->nin; i++) persp |= ct->in_interp[i] != EG_SOFT_INTERP_LINEAR;
+    persp = persp && (iw[0] != iw[1] || iw[0] != iw[2]);
+    /* the weights at the first corner from its exact edge values, at the others by the weights'
+     * per-pixel gradients (ct->pg, once per triangle) */
+    int64_t X = (p->bx0 + p->fx0) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (p->by0 + p->fy0) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    float e1 = (float)(s->A[1] * X + s->B[1] * Y + s->C[1]) * s->inv_area2;
+    float e2 = (float)(s->A[2] * X + s->B[2] * Y + s->C[2]) * s->inv_area2;
+    float dx = (float)(p->bx1 + p->fx1 - p->bx0 - p->fx0), dy = (float)(p->by1 + p->fy1 - p->by0 - p->fy0);
+    for (uint32_t k = 0; k < 4u; k++) {
+        float fx = (k & 1u) ? dx : 0.0f, fy = (k & 2u) ? dy : 0.0f;
+        l1[k] = e1 + fx * ct->pg[0] + fy * ct->pg[1];
+        l2[k] = e2 + fx * ct->pg[2] + fy * ct->pg[3];
+    }
+    if (persp)
+        for (uint32_t k = 0; k < 4u; k++) {
+            float q0 = (1.0f - l1[k] - l2[k]) * iw[0], q1 = l1[k] * iw[1], q2 = l2[k] * iw[2], r = 1.0f / (q0 + q1 + q2);
+            p1[k] = q1 * r;
+            p2[k] = q2 * r;
+        }
+    for (uint32_t i = 0; i < ct->nin; i++) {
+        const float *w1 = !persp || ct->in_interp[i] == EG_SOFT_INTERP_LINEAR ? l1 : p1;
+        const float *w2 = !persp || ct->in_interp[i] == EG_SOFT_INTERP_LINEAR ? l2 : p2;
+        float a0 = ct->in_a0[i], d1 = ct->in_d1[i], d2 = ct->in_d2[i], *d = pv[ct->in_dst[i]];
+        for (uint32_t k = 0; k < 4u; k++) d[k] = a0 + w1[k] * d1 + w2[k] * d2;
+    }
+    for (uint32_t i = 0; i < ct->nops; i++) probe_op(&ct->ops[i], pv);
+    for (uint32_t c = 0; c < 4u; c++) {
+        const float *o = pv[ct->out[c]];
+        float lo = min_f(min_f(o[0], o[1]), min_f(o[2], o[3])), hi = max_f(max_f(o[0], o[1]), max_f(o[2], o[3]));
+        if (!finite_f(lo) || !finite_f(hi)) continue;   /* (a NaN too) unknown */
+        float m = hi > -lo ? hi : -lo;
+        if (hi - lo > eg_soft_const_range_max + 0x1p-8f * (m > 1.0f ? m : 1.0f)) return true;
+    }
+    return false;
+}
+
+static bool region_tri_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p,
+                            uint32_t outb[4], uint32_t *hi);
+
 /* hi: NULL for one value only; else the proof may end in ranges no wider than eg_soft_const_range_max, outb
  * then their lower and hi their upper ends (equal where a component is one value). */
 static bool region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
                        uint32_t *hi)
 {
+    if (ct->nin && probe_differs(f, ct, p)) {
+        f->w->probe_skips++;
+        if (!eg_soft_const_probe_check) return false;
+        if (region_tri_eval(f, ct, p, outb, hi)) f->w->probe_wrong++;
+        return false;
+    }
+    return region_tri_eval(f, ct, p, outb, hi);
+}
+
+static bool region_tri_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p,
+                            uint32_t outb[4], uint32_t *hi)
+{
     aval_t *v = ct->v;
     if (ct->nin) {
         eg_soft_wbound_t wb;
         eg_soft_affine_t ac;
+        int32_t wbs = 0;   /* wb: 0 not computed yet, 1 computed, -1 failed */
         ac.state = 0;
-        if (!eg_soft_weights_bound(f, p, ct->persp, &wb)) return false;
-        /* the corner bound intersected with the affine one: the affine one alone is looser
-         * where one of d1, d2 is 0 (tried: 16% more blocks through the VM on the UI bench) */
-        for (uint32_t i = 0; i < ct->nin; i++)
-            if (!eg_soft_vary_bound_best_ac(f, p, &wb, &ac, ct->in_interp[i], ct->in_a0[i], ct->in_d1[i], ct->in_d2[i],
-                                            &v[ct->in_dst[i]]))
+        /* One bound per input (rrect10; both bounds hold, so either alone does): where d1 or d2 is
+         * 0 the corner bound is the tight one (the affine one alone is looser there: 16% more
+         * blocks through the VM, session 6), where both are nonzero (a quad's second triangle)
+         * the affine one (the corner bound treats w1 and w2 as independent there). Intersecting
+         * both cost ~650 instructions a proof on the UI bench and sent no block fewer to the VM
+         * (shade_block 20.82 M instructions either way); the weights' bound is computed only
+         * when an input needs it. */
+        for (uint32_t i = 0; i < ct->nin; i++) {
+            eg_soft_range_t *r = &v[ct->in_dst[i]];
+            if (ct->in_d1[i] != 0.0f && ct->in_d2[i] != 0.0f) {
+                if (ac.state == 0) eg_soft_affine_corners(f, p, &ac);
+                if (eg_soft_vary_bound_affine_ac(f, &ac, ct->in_interp[i], ct->in_a0[i], ct->in_d1[i], ct->in_d2[i], r))
+                    continue;
+            }
+            if (wbs == 0) wbs = eg_soft_weights_bound(f, p, ct->persp, &wb) ? 1 : -1;
+            if (wbs < 0 || !eg_soft_vary_bound(&wb, ct->in_interp[i], ct->in_a0[i], ct->in_d1[i], ct->in_d2[i], r))
                 return false;
+        }
     }
     for (uint32_t i = 0; i < ct->nops; i++) {
         const cop_t *o = &ct->ops[i];
@@ -541,7 +716,7 @@ static int32_t band_prove(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, cons
     if (i < ct->nband) return (int32_t)i;
     if (ct->nband >= EG_SOFT_CONST_TRI_BANDS || q->bx0 > q->bx1 || q->by0 > q->by1) return -1;
     ct->band[i] = *q;
-    ct->band_ok[i] = region_tri(f, ct, q, ct->band_out[i], rng ? ct->band_hi[i] : NULL) ? 1 : -1;
+    ct->band_ok[i] = region_tri_eval(f, ct, q, ct->band_out[i], rng ? ct->band_hi[i] : NULL) ? 1 : -1;
     if (!rng) eg_memcpy(ct->band_hi[i], ct->band_out[i], sizeof ct->band_hi[i]);
     ct->nband++;
     return (int32_t)i;
@@ -605,7 +780,7 @@ bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, 
     }
     eg_soft_pxset_t pc = covered_lanes(f, ct, p);
     /* ranges only where the row fill takes the region (region_const stores outb's bits else) */
-    bool rng = eg_soft_fill_range_ok(f);
+    bool rng = ct->rng;
     if (band_lookup(f, ct, &pc, outb, w->crange_hi, rng)) {
         w->band_hits++;
         w->crange = differ4(outb, w->crange_hi);

@@ -207,6 +207,7 @@ static void cfill_prepare(eg_soft_cfill_t *c, const uint32_t outb[4], const uint
     union { uint32_t u; float f; } b;
     float src[4], shi[4];
     c->rng = false;
+    c->have_prev = false;
     for (uint32_t k = 0; k < 4u; k++) {
         c->outb[k] = outb[k]; b.u = outb[k]; src[k] = b.f;
         c->outb_hi[k] = hi[k]; b.u = hi[k]; shi[k] = b.f;
@@ -276,21 +277,6 @@ static void shade_px(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x, int64_t y
     c->amb_m[c->namb++] = m;
 }
 
-/* cfill_row for a range source: n px from (x, y) at p, pixel by pixel (the strips along shapes'
- * sides: few pixels). */
-static void rfill_row(eg_soft_frag_t *f, eg_soft_cfill_t *c, uint8_t *p, int64_t x, int64_t y, uint32_t n, uint32_t e)
-{
-    for (uint32_t i = 0; i < n; i++, p += e) {
-        uint32_t v = load_px(p, e);
-        if (v != c->last_in) {
-            c->last_in = v;
-            c->last_amb = !rfill_px(c, v, &c->last_out);
-        }
-        if (c->last_amb) shade_px(f, c, x + (int64_t)i, y);
-        else store_px(p, c->last_out, e);
-    }
-}
-
 /* 16 bytes at a time (8 RGB565 or 4 8-bit px) with vector extensions on little-endian targets,
  * where a 32-bit word holds pixel bytes in memory order. */
 #if EMGPU_SOFT_SIMD && (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
@@ -343,10 +329,18 @@ static void cfill_row(eg_soft_cfill_t *c, uint8_t *p, uint32_t n, uint32_t e)
     /* pointers, not x * e: the 16-byte step was ~19 instructions with two multiplications */
     uint8_t *q = p, *const end = p + (size_t)n * e;
     while (q < end) {
-        size_t left = (size_t)(end - q);   /* bytes to the end of the row: 16, 8 or 4 at once */
-        if (left >= 16u) {
+        /* the run's 16-byte chunks in a loop of their own (rrect10: one pass of the loop below
+         * per chunk was ~25 instructions, most of a shape's row) */
+        while ((size_t)(end - q) >= 16u) {
             __builtin_memcpy(&w, q, 16);
-            if (all_eq16(w, vi)) { __builtin_memcpy(q, &vo, 16); q += 16; continue; }
+            if (!all_eq16(w, vi)) break;
+            __builtin_memcpy(q, &vo, 16);
+            q += 16;
+        }
+        size_t left = (size_t)(end - q);   /* bytes to the end of the row: 16, 8 or 4 at once */
+        if (left == 0u) break;
+        if (left >= 16u) {
+            /* (a chunk that is not all the run's: its pixels one by one below) */
         } else if (left >= 8u) {
             uint32_t w2[2];
             __builtin_memcpy(w2, q, 8);
@@ -358,8 +352,15 @@ static void cfill_row(eg_soft_cfill_t *c, uint8_t *p, uint32_t n, uint32_t e)
         }
         uint32_t v = load_px(q, e);
         if (v != c->last_in) {   /* a new run starts here: its chunk is tried again */
+            /* the run before the last one's result, or a new one (a shape's row over a shape
+             * drawn before and the background: two values in turn, row after row) */
+            uint32_t pi = c->prev_in, po = c->prev_out;
+            bool hit = c->have_prev && v == pi;
+            c->prev_in = c->last_in;
+            c->prev_out = c->last_out;
+            c->have_prev = true;
             c->last_in = v;
-            c->last_out = cfill_px(c, v);
+            c->last_out = hit ? po : cfill_px(c, v);
             vi = rep16(v, e);
             vo = rep16(c->last_out, e);
             wi = vi[0];
@@ -377,6 +378,44 @@ static void cfill_row(eg_soft_cfill_t *c, uint8_t *p, uint32_t n, uint32_t e)
             c->last_out = cfill_px(c, v);
         }
         store_px(p + (size_t)x * e, c->last_out, e);
+    }
+#endif
+}
+
+/* cfill_row for a range source: n px from (x, y) at p. A pixel equal to the last one blended
+ * gets its result, or goes to the VM with it (last_amb); with vectors, 16 bytes of a run whose
+ * result is known are compared and stored at once as in cfill_row (rrect10: pixel by pixel,
+ * these rows cost ~15 instructions a pixel; the strips along shapes' sides are most of them). */
+static void rfill_row(eg_soft_frag_t *f, eg_soft_cfill_t *c, uint8_t *p, int64_t x, int64_t y, uint32_t n, uint32_t e)
+{
+#if FILL_VEC
+    fill_vu_t vi = rep16(c->last_in, e), vo = rep16(c->last_out, e), w;
+    uint8_t *q = p, *const end = p + (size_t)n * e;
+    while (q < end) {
+        if (!c->last_amb && (size_t)(end - q) >= 16u) {
+            __builtin_memcpy(&w, q, 16);
+            if (all_eq16(w, vi)) { __builtin_memcpy(q, &vo, 16); q += 16; continue; }
+        }
+        uint32_t v = load_px(q, e);
+        if (v != c->last_in) {
+            c->last_in = v;
+            c->last_amb = !rfill_px(c, v, &c->last_out);
+            vi = rep16(v, e);
+            vo = rep16(c->last_out, e);
+        }
+        if (c->last_amb) shade_px(f, c, x + (int64_t)((size_t)(q - p) / e), y);
+        else store_px(q, c->last_out, e);
+        q += e;
+    }
+#else
+    for (uint32_t i = 0; i < n; i++, p += e) {
+        uint32_t v = load_px(p, e);
+        if (v != c->last_in) {
+            c->last_in = v;
+            c->last_amb = !rfill_px(c, v, &c->last_out);
+        }
+        if (c->last_amb) shade_px(f, c, x + (int64_t)i, y);
+        else store_px(p, c->last_out, e);
     }
 #endif
 }
@@ -414,6 +453,7 @@ void eg_soft_cfill_init(eg_soft_cfill_t *c)
 {
     eg_memset(c, 0, sizeof *c);
     for (uint32_t r = 0; r < 16u; r++) c->row_y[r] = INT64_MIN;
+    c->range_ok = -1;
 }
 
 /* The rows [y0, y1) of c's pending span [x0, x1) blended with c's prepared source. */
@@ -469,7 +509,9 @@ bool eg_soft_fill_const_region(eg_soft_frag_t *f, eg_soft_cfill_t *c, int64_t x0
     /* a range from eg_soft_const_region_tri (rrect9), which asked eg_soft_fill_range_ok first */
     const uint32_t *hi = f->w->crange ? f->w->crange_hi : outb;
     f->w->crange = false;
-    if (!eg_soft_fill_range_ok(f)) return false;
+    /* the same for every region of the triangle: asked once (~25 instructions a region) */
+    if (c->range_ok < 0) c->range_ok = eg_soft_fill_range_ok(f) ? 1 : 0;
+    if (!c->range_ok) return false;
     f->w->range_regions += hi != outb;
     bool same = c->ready && c->fast == rs->blend_fast[0] && !differ4(c->outb, outb) && !differ4(c->outb_hi, hi);
     if (c->pend && same && y0 == c->pend_y0 && y1 == c->pend_y1 && x0 == c->pend_x1) {

@@ -497,6 +497,8 @@ typedef struct tex_memo {
     const eg_soft_span_pipe_t *sp;
     const eg_texture_view_t *view;
     const eg_sampler_t *smp;
+    const eg_soft_pass_state_t *ps;   /* with serial: the draw the last look-up was for */
+    uint64_t serial;
     uint32_t epoch;
     uint16_t view_gen, smp_gen;
     bool valid, ok, prepared;
@@ -511,13 +513,24 @@ uint32_t eg_soft_span_epoch;
 static const tex_memo_t *tex_lookup(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
+    tex_memo_t *m = &tex_memo[f->w->index < EMGPU_SOFT_MAX_THREADS ? f->w->index : 0u];
+    /* Another triangle of the draw of the last look-up (its serial, never reused, fixes the
+     * bind groups and so the objects): the two slot look-ups and the checks were ~80
+     * instructions a glyph triangle. */
+    uint64_t serial = f->ps->serial;
+    if (serial && m->valid && m->serial == serial && m->ps == f->ps && m->sp == sp && m->epoch == eg_soft_span_epoch)
+        return m->ok ? m : NULL;
     const eg_texture_view_t *view = eg_vm_slot_object(rs->fs, &f->ps->bound, sp->cls.tex_slot);
     const eg_sampler_t *smp = eg_vm_slot_object(rs->fs, &f->ps->bound, sp->cls.smp_slot);
-    tex_memo_t *m = &tex_memo[f->w->index < EMGPU_SOFT_MAX_THREADS ? f->w->index : 0u];
     if (m->valid && m->sp == sp && m->view == view && m->smp == smp && m->epoch == eg_soft_span_epoch &&
-        (!view || m->view_gen == view->obj.slot.gen) && (!smp || m->smp_gen == smp->obj.slot.gen))
+        (!view || m->view_gen == view->obj.slot.gen) && (!smp || m->smp_gen == smp->obj.slot.gen)) {
+        m->ps = f->ps;
+        m->serial = serial;
         return m->ok ? m : NULL;
+    }
     m->valid = true;
+    m->ps = f->ps;
+    m->serial = serial;
     m->sp = sp; m->view = view; m->smp = smp; m->epoch = eg_soft_span_epoch;
     m->view_gen = view ? view->obj.slot.gen : 0u;
     m->smp_gen = smp ? smp->obj.slot.gen : 0u;
@@ -567,16 +580,29 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     k.d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2;
     k.d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
     k.iw0 = t->invw[0]; k.iw1 = t->invw[1]; k.iw2 = t->invw[2];
+    /* k.fixed (span_value_fixed, soft_span_int.h) and k.persp as each value is filled; a
+     * triangle of fixed values has constant rows of any length, proved without bounds */
+    const bool safe = span_fixed_safe(&k);
+    const float *var0 = t->v[0]->var, *var1 = t->v[1]->var, *var2 = t->v[2]->var, *varp = t->prov->var;
+    uint32_t fixed = 0;
+    bool persp = false;
     for (uint32_t v = 0; v < sp->nval; v++) {
-        uint32_t j = sp->vary[v];
-        if (sp->interp[v] == EG_SOFT_INTERP_FLAT) { k.a0[v] = t->prov->var[j]; k.dv1[v] = k.dv2[v] = 0.0f; continue; }
-        k.a0[v] = t->v[0]->var[j];
-        k.dv1[v] = t->v[1]->var[j] - k.a0[v];
-        k.dv2[v] = t->v[2]->var[j] - k.a0[v];
+        uint32_t j = sp->vary[v], interp = sp->interp[v];
+        float a0 = varp[j], d1 = 0.0f, d2 = 0.0f;
+        if (interp != EG_SOFT_INTERP_FLAT) {
+            a0 = var0[j];
+            d1 = var1[j] - a0;
+            d2 = var2[j] - a0;
+        }
+        k.a0[v] = a0;
+        k.dv1[v] = d1;
+        k.dv2[v] = d2;
+        if (span_value_fixed(interp, safe, a0, d1, d2)) fixed |= 1u << v;
+        else persp |= interp == EG_SOFT_INTERP_PERSPECTIVE;
     }
+    k.fixed = fixed;
+    k.persp = persp;
     const eg_soft_target_t *tg = &fb->color[0];
-    /* a triangle of fixed values has constant rows of any length, proved without bounds */
-    eg_soft_span_fixed(sp, &k, NULL);
     /* fused rows: copy classes, and R8 glyph coverage with nearest sampling */
     bool r8 = prepared && !s2.linear && s2.format == WGPUTextureFormat_R8Unorm;
     bool fused = eg_soft_span_fused_width != 1u && (sp->cls.tex ? r8 && sp->fused[0][FZ_MODES_TEX] : sp->fused[0][0] != NULL);
@@ -584,7 +610,12 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
      * chunk loop: on 16 px): shorter rows, such as a big triangle's rows cut by 64 px tiles,
      * are cheaper computed. Both give the same bytes. */
     int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : fused ? eg_soft_span_rowc_min_fused : ROWC_MIN_PX;
-    bool try_rows = sp->rowconst && px1 - px0 >= rows_min && eg_soft_span_rows_promising(sp, &k, px1 - px0);
+    /* rows_min 1 (every value the outputs read fixed): eg_soft_span_rows_promising would say
+     * yes, each such value's dv1 = dv2 = +-0 and d1x, d2x finite (differences of snapped 32-bit
+     * coordinates times 256 times inv_area2 <= 1) giving dx = +-0; not asked (~100 instructions
+     * a flat triangle on the 20k-triangle rows) */
+    bool try_rows = sp->rowconst && px1 - px0 >= rows_min &&
+                    (rows_min == 1 || eg_soft_span_rows_promising(sp, &k, px1 - px0));
     uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
     span_tri_fn copy_fn = copy_kind && eg_soft_span_fused_width != 1u ? sp->copy[wi][copy_kind - 1u] : NULL;
     if (fused || copy_fn) {
@@ -621,7 +652,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     eg_memset(vals, 0, sizeof vals);   /* lanes past a short chunk are copied, never stored */
     for (uint32_t j = 0; j < sp->nval; j++)
         if (k.fixed >> j & 1u)
-            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[j].f[l] = k.a0[j];   /* eg_soft_span_fixed's lanes */
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[j].f[l] = k.a0[j];   /* the fixed values' lanes */
     uint32_t filled = 0, copied = 0, skipped = 0, rows = 0;
     const float *u = NULL, *v = NULL;
     if (sp->cls.tex) {

@@ -12,7 +12,9 @@
  * plus fx * d1x, plus fy * d1y (both products taken once: the same IEEE products), the
  * perspective weights, a0 + w1 d1 + w2 d2 per channel, clamp, blend factors, unpack and quantize
  * conversions. Groups start at block origins (x & ~3), so a lane's block and fx are the ones
- * interp_chunk gives it; lanes outside [x0, x1) are computed and never stored. The build has
+ * interp_chunk gives it; lanes outside [x0, x1) are computed and never stored. (FZ_(glyph)'s
+ * groups start at the row's first pixel and take each lane's block and fx by permutes: the same
+ * operands.) The build has
  * -ffp-contract=off (Makefile), and the AVX2 variant enables no FMA, so no product is fused.
  * All-clear groups under skip_clear keep their bytes, as every such lane does on the chunk path
  * (soft_span.c all_clear). tests/unit/soft_span_fused_test.c compares both widths with the chunk
@@ -29,6 +31,32 @@
 #include "hal/soft/soft_vm_simd.h"
 
 uint32_t eg_soft_span_fused_width = 0;
+
+/* The per-channel part of eg_soft_span_fused_tri that only the class decides, once per pipeline
+ * (it was ~60 instructions of each glyph triangle's set-up): a texel channel's component (tex,
+ * 1 + component) and its multiplier, else the channel's source; the value it takes, or none
+ * for a constant (bits). Also eg_soft_span_all_fixed's mask (out_vals). Called for every
+ * span pipeline (both eg_soft_span_fused_pick variants). */
+static void fused_chan_prep(eg_soft_span_pipe_t *sp)
+{
+    sp->out_vals = 0;
+    for (uint32_t ch = 0; ch < 4u; ch++) {
+        uint32_t src = sp->cls.src[ch], val = src;
+        if (!(src & (EG_SOFT_SPAN_CONST | EG_SOFT_SPAN_TEX))) sp->out_vals |= 1u << sp->val_of_slot[src];
+        sp->fz_tex[ch] = 0;
+        sp->fz_mul[ch] = sp->fz_mul_first[ch] = false;
+        if (src & EG_SOFT_SPAN_TEX) {   /* the texel component, times the multiplier's value */
+            sp->fz_tex[ch] = (uint8_t)(1u + (src & 3u));
+            sp->fz_mul[ch] = sp->cls.mul[ch] != EG_SOFT_SPAN_NONE;
+            sp->fz_mul_first[ch] = sp->cls.mul_first[ch];
+            val = sp->fz_mul[ch] ? sp->cls.mul[ch] : EG_SOFT_SPAN_CONST;
+            sp->fz_bits[ch] = sp->cls.mul_bits[ch];
+        } else {
+            sp->fz_bits[ch] = sp->cls.src_bits[ch];
+        }
+        sp->fz_val[ch] = (val & EG_SOFT_SPAN_CONST) ? (uint8_t)SPAN_NO_VAL : sp->val_of_slot[val];
+    }
+}
 
 #if VM_SIMD && EMGPU_SOFT_SPAN_FUSED
 
@@ -104,6 +132,15 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #define FZ_MOVMSK(m) __builtin_ia32_movmskps256((fz8_f)(m))
 #define FZ_IMIN(a, b) __builtin_ia32_pminsd256((a), (b))
 #define FZ_JOIN(a, b) __builtin_shufflevector((a), (b), 0, 1, 2, 3, 12, 13, 14, 15)
+#define FZ_PERMV(v, i) __builtin_ia32_permvarsf256((v), (i))
+#if !defined(__clang__)   /* GCC's builtin names (as soft_sample_vec.c's VPGATHERDD) */
+#define FZ_UMIN(a, b) ((fz8_u)__builtin_ia32_pminud256((fz8_i)(a), (fz8_i)(b)))
+/* VPGATHERDD / VGATHERDPS, all lanes: the 4 bytes at base + o[i], the float tab[o[i]] */
+#define FZ_GATHER(base, o) ((fz8_u)__builtin_ia32_gathersiv8si((fz8_i){ 0 }, (const int *)(const void *)(base), \
+                                                              (fz8_i)(o), (fz8_i){ -1, -1, -1, -1, -1, -1, -1, -1 }, 1))
+#define FZ_GATHERF(tab, o) __builtin_ia32_gathersiv8sf((fz8_f){ 0 }, (tab), (fz8_i)(o), \
+                                                       (fz8_f)(fz8_i){ -1, -1, -1, -1, -1, -1, -1, -1 }, 4)
+#endif
 /* 8 x uint32 below 2^16 -> 8 x uint16 (PACKUSDW of the two halves; GCC's conversion takes ~28) */
 #define FZ_PACK16(w) ((fz8_h)__builtin_ia32_packusdw128((fz4_i)__builtin_shufflevector((w), (w), 0, 1, 2, 3), \
                                                         (fz4_i)__builtin_shufflevector((w), (w), 4, 5, 6, 7)))
@@ -120,6 +157,10 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #undef FZ_MOVMSK
 #undef FZ_IMIN
 #undef FZ_JOIN
+#undef FZ_UMIN
+#undef FZ_PERMV
+#undef FZ_GATHER
+#undef FZ_GATHERF
 #undef FZ_PACK16
 #endif
 
@@ -128,6 +169,7 @@ void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
     uint32_t f = sp->target == WGPUTextureFormat_RGBA8Unorm ? FZ_RGBA8
                : sp->target == WGPUTextureFormat_BGRA8Unorm ? FZ_BGRA8 : FZ_565;
     uint32_t m0 = sp->cls.tex ? FZ_MODES_TEX : 0u, m1 = sp->cls.tex ? FZ_MODES_N : FZ_MODES_TEX;
+    fused_chan_prep(sp);
     eg_memset(sp->fused, 0, sizeof sp->fused);
     for (uint32_t m = m0; m < m1; m++) sp->fused[0][m] = sp->fused[1][m] = fns_4[f][blend][m];
     for (uint32_t k = 0; k < 3u; k++) sp->copy[0][k] = sp->copy[1][k] = sp->texcopy ? copies_4[k] : NULL;
@@ -160,6 +202,7 @@ uint32_t eg_soft_span_copy_widths(void) { return 0; }
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 {
     (void)blend;
+    fused_chan_prep(sp);
     eg_memset(sp->fused, 0, sizeof sp->fused);
     eg_memset(sp->copy, 0, sizeof sp->copy);
 }
@@ -167,7 +210,7 @@ void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 #endif
 
 /* Value v of k as a0 + w1 d1 + w2 d2 (mode FZ_LIN / FZ_PERSP), or one value (FZ_CONST: fixed
- * values hold a0 in every lane, eg_soft_span_fixed). */
+ * values hold a0 in every lane, span_value_fixed). */
 static uint8_t fused_value(const eg_soft_span_pipe_t *sp, const span_tri_t *k, uint32_t v, float *a0, float *d1, float *d2,
                            uint32_t *bits)
 {
@@ -199,24 +242,18 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
     c->C1 = s->C[1]; c->C2 = s->C[2];
     c->persp = false;
     uint32_t seen = 0;
-    for (uint32_t ch = 0; ch < 4u; ch++) {
-        uint32_t src = sp->cls.src[ch], val = src, bits = 0;
-        c->tex[ch] = 0;
-        c->mul[ch] = c->mul_first[ch] = false;
-        if (src & EG_SOFT_SPAN_TEX) {   /* the texel component, times the multiplier's value */
-            c->tex[ch] = (uint8_t)(1u + (src & 3u));
-            c->mul[ch] = sp->cls.mul[ch] != EG_SOFT_SPAN_NONE;
-            c->mul_first[ch] = sp->cls.mul_first[ch];
-            val = c->mul[ch] ? sp->cls.mul[ch] : EG_SOFT_SPAN_CONST;
-            bits = sp->cls.mul_bits[ch];
-        } else {
-            bits = sp->cls.src_bits[ch];
-        }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4   /* constant channel indices: ~15 instructions a triangle less (UI, 20k rows) */
+#endif
+    for (uint32_t ch = 0; ch < 4u; ch++) {   /* the class's part from fused_chan_prep */
+        c->tex[ch] = sp->fz_tex[ch];
+        c->mul[ch] = sp->fz_mul[ch];
+        c->mul_first[ch] = sp->fz_mul_first[ch];
         c->a0[ch] = c->dv1[ch] = c->dv2[ch] = 0.0f;
         c->mode[ch] = FZ_CONST;
-        c->kbits[ch] = bits;
-        if (!(val & EG_SOFT_SPAN_CONST))
-            c->mode[ch] = fused_value(sp, k, sp->val_of_slot[val], &c->a0[ch], &c->dv1[ch], &c->dv2[ch], &c->kbits[ch]);
+        c->kbits[ch] = sp->fz_bits[ch];
+        if (sp->fz_val[ch] != SPAN_NO_VAL)
+            c->mode[ch] = fused_value(sp, k, sp->fz_val[ch], &c->a0[ch], &c->dv1[ch], &c->dv2[ch], &c->kbits[ch]);
         c->persp |= c->mode[ch] == FZ_PERSP;
         seen |= 1u << c->mode[ch];
     }
@@ -231,6 +268,9 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
     c->tpitch_B = 0;
     if (!s2) return;
     c->modes = FZ_MODES_TEX;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 2
+#endif
     for (uint32_t i = 0; i < 2u; i++) {
         uint32_t bits;
         c->uv_mode[i] = fused_value(sp, k, sp->val_of_slot[sp->cls.uv[i]], &c->uv_a0[i], &c->uv_dv1[i], &c->uv_dv2[i], &bits);

@@ -25,6 +25,17 @@ static inline int64_t floor_div(int64_t n, int64_t d)   /* d > 0 */
     return n >= 0 ? n / d : -((-n + d - 1) / d);
 }
 
+/* floor_div's quotient and the remainder n - q d (0 <= r < d) from one truncating division:
+ * the truncated remainder has n's sign, so a negative one means q is one less (the same
+ * integers as floor_div and the multiply-back, with fewer instructions per edge). */
+static inline void floor_divmod(int64_t n, int64_t d, int64_t *q, int64_t *r)   /* d > 0 */
+{
+    int64_t t = n / d, m = n % d;
+    if (m < 0) { t--; m += d; }
+    *q = t;
+    *r = m;
+}
+
 /* Covered pixel x range of each row: per edge, A (256 x + 128) + B Y + C >= 0 solved for x, with
  * Y the row's centre in subpixels. With a = 256 A and k = B Y + C + 128 A: a > 0 gives
  * x >= ceil(-k / a) = -floor(k / a), a < 0 gives x <= floor(k / -a), a = 0 needs k >= 0. The
@@ -39,6 +50,9 @@ typedef struct edge_walk {
 
 static inline void edges_init(const eg_soft_setup_t *s, int64_t Y, edge_walk_t e[3])
 {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 3   /* constant edge indices (GCC -O2 kept the loop) */
+#endif
     for (uint32_t i = 0; i < 3u; i++) {
         int64_t a = s->A[i] * EG_SOFT_SUBPIX, k = s->B[i] * Y + s->C[i] + s->A[i] * (EG_SOFT_SUBPIX / 2);
         int64_t dk = s->B[i] * EG_SOFT_SUBPIX;
@@ -49,10 +63,8 @@ static inline void edges_init(const eg_soft_setup_t *s, int64_t Y, edge_walk_t e
         e[i].q = e[i].r = e[i].dq = e[i].dr = 0;
         if (!a) continue;
         e[i].d = a > 0 ? a : -a;
-        e[i].q = floor_div(k, e[i].d);
-        e[i].r = k - e[i].q * e[i].d;
-        e[i].dq = floor_div(dk, e[i].d);
-        e[i].dr = dk - e[i].dq * e[i].d;
+        floor_divmod(k, e[i].d, &e[i].q, &e[i].r);
+        floor_divmod(dk, e[i].d, &e[i].dq, &e[i].dr);
     }
 }
 
@@ -138,6 +150,9 @@ static inline bool span_edges_one(span_fill_t *c)
 {
     int64_t x0 = c->px0, x1 = c->px1, y0 = c->py0, y1 = c->py1;
     int m = -1;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 3
+#endif
     for (int i = 0; i < 3; i++) {
         const edge_walk_t *e = &c->ew[i];
         if (e->kind == 0) {   /* rows j = y - py0 with k + j dk >= 0 */
@@ -189,6 +204,13 @@ struct eg_soft_span_pipe {
     uint8_t vary[SPAN_MAX_VALS];         /* packed varying index (raster pipeline) of each value */
     uint8_t interp[SPAN_MAX_VALS];
     uint8_t val_of_slot[4u * EG_SOFT_MAX_LOCATIONS];
+    /* eg_soft_span_fused_tri's per-channel inputs that depend only on the class, set by
+     * eg_soft_span_fused_pick: span_fill_t's tex / mul / mul_first, the value a channel takes
+     * (SPAN_NO_VAL: the constant fz_bits) */
+    uint8_t fz_tex[4], fz_val[4];
+    bool fz_mul[4], fz_mul_first[4];
+    uint32_t fz_bits[4];
+    uint32_t out_vals;                   /* the values the outputs read (eg_soft_span_all_fixed) */
 };
 
 /* Per-triangle constants of the interpolation (soft_raster_shade.c barycentrics). */
@@ -221,24 +243,47 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
 /** Whether every value the outputs read is fixed for k's triangle: then every row is constant. */
 static inline bool eg_soft_span_all_fixed(const eg_soft_span_pipe_t *sp, const span_tri_t *k)
 {
-    for (uint32_t c = 0; c < 4u; c++)
-        if (!(sp->cls.src[c] & (EG_SOFT_SPAN_CONST | EG_SOFT_SPAN_TEX)) && !(k->fixed >> sp->val_of_slot[sp->cls.src[c]] & 1u))
-            return false;
-    return true;
+    /* sp->out_vals: bit val_of_slot[src] of each output component whose source is neither a
+     * constant nor the texel (the per-component test was ~40 instructions a triangle) */
+    return (k->fixed & sp->out_vals) == sp->out_vals;
 }
 /** The pixel every row of a rowconst triangle of fixed values stores (eg_soft_span_all_fixed:
  *  eg_soft_span_row_const's bytes then hold for any row), as a little-endian word. */
 uint32_t eg_soft_span_fixed_pixel(const eg_soft_span_pipe_t *sp, const span_tri_t *k);
 /** Whether constant rows are worth trying on k's triangle (a heuristic: the proof decides). */
 bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t width);
-/** Sets k->fixed / k->persp and fills the fixed values' 16 lanes in vals. */
-void eg_soft_span_fixed(const eg_soft_span_pipe_t *sp, span_tri_t *k, eg_soft_reg_t *vals);
+/* Values the same in every stored lane of the triangle (k->fixed, set by eg_soft_span_triangle
+ * as it fills k's values; the chunk path sets their lanes once instead of per chunk): flat
+ * ones, and ones equal at the three vertices (a0 finite, nonzero) when every covered pixel's
+ * weights are provably finite, since then a0 + w1 * 0 + w2 * 0 is a0 exactly. They are when
+ * 1/w = c (span path) lies in [2^-20, 2^20] and the per-pixel gradients of the linear weights
+ * are at most 1024 (span_fixed_safe): a covered pixel's exact weights lie in [0, 1], the float
+ * ones (from a block origin at most 3 px away, magnitudes <= 1 + 6 * 1024) are off by < 0.005,
+ * so w = c (l0 + l1 + l2) is within 0.1% of c and r = 1 / w, p = q r are finite. Lanes past a
+ * chunk's covered pixels are never stored. (Once eg_soft_span_fixed in soft_span_store.c, a
+ * second pass over the values: ~100 instructions a triangle.) */
+static inline bool span_fixed_safe(const span_tri_t *k)
+{
+    float g = 1024.0f;
+    return k->iw0 >= 0x1p-20f && k->iw0 <= 0x1p20f && k->d1x <= g && k->d1x >= -g && k->d1y <= g && k->d1y >= -g &&
+           k->d2x <= g && k->d2x >= -g && k->d2y <= g && k->d2y >= -g;
+}
+/* dv1 == 0 && dv2 == 0 as the bits (+-0 are the floats equal to 0; a NaN's bits are not), and
+ * the tests combined without branches (the float compares' branches were ~17 instructions a
+ * value). */
+static inline bool span_value_fixed(uint32_t interp, bool safe, float a0, float dv1, float dv2)
+{
+    union { float f; uint32_t u; } a = { a0 }, d1 = { dv1 }, d2 = { dv2 };
+    bool zero_d = ((d1.u | d2.u) & 0x7fffffffu) == 0u;
+    bool finite_nonzero = (a.u & 0x7f800000u) != 0x7f800000u && (a.u & 0x7fffffffu) != 0u;
+    return (interp == EG_SOFT_INTERP_FLAT) | (safe & zero_d & finite_nonzero);
+}
 
 /* ---- soft_span_fused.c ---- */
 
 /** Sets sp->fused for sp's class, target and blend (at pipeline creation). */
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend);
-/** The per-triangle constants of c from k (after eg_soft_span_fixed) and c->f's setup; for a
+/** The per-triangle constants of c from k (k->fixed set) and c->f's setup; for a
  *  texture class s2 is the prepared R8 nearest texture (else NULL). */
 void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
                             span_fill_t *c);

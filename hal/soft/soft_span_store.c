@@ -151,7 +151,7 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     eg_soft_pxset_t p = { bx0, bx1, y & ~(int64_t)3, y & ~(int64_t)3, bx0 == bx1 ? (uint32_t)(x0 & 3) : 0u,
                           bx0 == bx1 ? (uint32_t)((x1 - 1) & 3) : 3u, (uint32_t)(y & 3), (uint32_t)(y & 3) };
     eg_soft_wbound_t wb = { { { 0.0f, 0.0f }, { 0.0f, 0.0f } }, { { 0.0f, 0.0f }, { 0.0f, 0.0f } }, false };
-    /* values fixed for the triangle (eg_soft_span_fixed: a0 in every stored lane) need no bound */
+    /* values fixed for the triangle (span_value_fixed: a0 in every stored lane) need no bound */
     if (!eg_soft_span_all_fixed(sp, k) && !eg_soft_weights_bound(f, &p, sp->any_persp, &wb)) return false;
     const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
     uint32_t q[4];
@@ -223,33 +223,5 @@ bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t
     return true;
 }
 
-/* Values the same in every stored lane of the triangle, set once in vals (all 16 lanes) instead
- * of per chunk: flat ones, and ones equal at the three vertices (a0 finite, nonzero) when every
- * covered pixel's weights are provably finite, since then a0 + w1 * 0 + w2 * 0 is a0 exactly.
- * They are when 1/w = c (span path) lies in [2^-20, 2^20] and the per-pixel gradients of the
- * linear weights are at most 1024: a covered pixel's exact weights lie in [0, 1], the float ones
- * (from a block origin at most 3 px away, magnitudes <= 1 + 6 * 1024) are off by < 0.005, so
- * w = c (l0 + l1 + l2) is within 0.1% of c and r = 1 / w, p = q r are finite. Lanes past a
- * chunk's covered pixels are never stored. vals NULL: k only. */
-void eg_soft_span_fixed(const eg_soft_span_pipe_t *sp, span_tri_t *k, eg_soft_reg_t *vals)
-{
-    float g = 1024.0f;
-    bool safe = k->iw0 >= 0x1p-20f && k->iw0 <= 0x1p20f && k->d1x <= g && k->d1x >= -g && k->d1y <= g && k->d1y >= -g &&
-                k->d2x <= g && k->d2x >= -g && k->d2y <= g && k->d2y >= -g;
-    k->fixed = 0;
-    k->persp = false;
-    for (uint32_t v = 0; v < sp->nval; v++) {
-        union { float f; uint32_t u; } a = { k->a0[v] };
-        bool fixed = sp->interp[v] == EG_SOFT_INTERP_FLAT ||
-                     (safe && k->dv1[v] == 0.0f && k->dv2[v] == 0.0f && (a.u & 0x7f800000u) != 0x7f800000u &&
-                      (a.u & 0x7fffffffu) != 0u);
-        if (!fixed) {
-            k->persp |= sp->interp[v] == EG_SOFT_INTERP_PERSPECTIVE;
-            continue;
-        }
-        k->fixed |= 1u << v;
-        if (vals)
-            for (uint32_t l = 0; l < EG_SOFT_LANES; l++) vals[v].f[l] = k->a0[v];
-    }
-}
+/* (the fixed values of a triangle: span_fixed_safe / span_value_fixed, soft_span_int.h) */
 #endif /* EMGPU_HAL_SOFT */

@@ -174,4 +174,49 @@ EG_TEST(soft_draw_fresh, fetch_unorm8_every_byte)
     }
     EG_EXPECT(bad == 0);
 }
+/* eg_soft_fetch_lanes's runs (helper "setup10"): where lanes 0 and 1 share an element, groups of
+ * 4 lanes of one element are converted once and copied. Against the per-element converter (the
+ * generic path) for every inlined format and one through the function pointer: runs of 4 on
+ * and off the group boundaries, a run past the bound range (robust access reads (0, 0, 0, 1)),
+ * distinct elements after runs, and partial groups (n = 16, 13, 6, 4, 2, 1). */
+EG_TEST(soft_draw_fresh, fetch_lanes_runs)
+{
+    static const WGPUVertexFormat fmts[6] = { WGPUVertexFormat_Float32, WGPUVertexFormat_Float32x2,
+                                              WGPUVertexFormat_Float32x3, WGPUVertexFormat_Float32x4,
+                                              WGPUVertexFormat_Unorm8x4, WGPUVertexFormat_Snorm8x2 };
+    static const uint32_t size_B[6] = { 4, 8, 12, 16, 4, 2 };
+    static const uint32_t els[4][EG_SOFT_LANES] = {
+        { 4, 4, 4, 4, 7, 7, 7, 7, 0, 0, 0, 0, 2, 2, 2, 2 },     /* instanced quads: runs on the groups */
+        { 5, 5, 5, 5, 5, 9, 9, 9, 9, 30, 30, 30, 30, 1, 2, 3 },  /* runs across groups, one past the range */
+        { 6, 6, 1, 1, 1, 1, 8, 8, 30, 30, 8, 8, 8, 8, 8, 3 },    /* short runs, a group of 4 past the range */
+        { 3, 3, 4, 3, 3, 3, 3, 5, 6, 6, 6, 6, 2, 3, 2, 2 },      /* one lane of 4 differs (each position) */
+    };
+    static const uint32_t ns[6] = { 16, 13, 6, 4, 2, 1 };
+    static uint8_t mem[256];
+    for (uint32_t i = 0; i < sizeof mem; i++) mem[i] = (uint8_t)(i * 53u + 7u);
+    const uint32_t stride_B = 20, offset_B = 1, range_B = 12u * 20u;   /* elements 0..11 in range */
+    static eg_soft_vec4_t out;
+    uint32_t bad = 0;
+    for (uint32_t f = 0; f < 6u; f++) {
+        eg_soft_fetch_fn fn = eg_soft_fetch_fn_for(fmts[f]);
+        for (uint32_t e = 0; e < 4u; e++)
+            for (uint32_t k = 0; k < 6u; k++) {
+                const uint32_t *el = els[e], n = ns[k];
+                eg_memset(&out, 0xAB, sizeof out);
+                eg_soft_fetch_lanes(fn, mem, range_B, offset_B, size_B[f], stride_B, el, n, &out);
+                for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+                    uint32_t want[4] = { 0, 0, 0, 0x3F800000u };
+                    if (l >= n) {   /* lanes past n are not written */
+                        for (uint32_t c = 0; c < 4u; c++) bad += out.c[c].u[l] != 0xABABABABu;
+                        continue;
+                    }
+                    if ((uint64_t)el[l] * stride_B + offset_B + size_B[f] <= range_B)
+                        fn(mem + el[l] * stride_B + offset_B, want);   /* the generic path, per element */
+                    for (uint32_t c = 0; c < 4u; c++) bad += out.c[c].u[l] != want[c];
+                }
+            }
+    }
+    if (bad) eg_test_printf("    %u components differ\n", bad);
+    EG_EXPECT(bad == 0);
+}
 #endif

@@ -47,6 +47,17 @@ static void pattern_wh(uint8_t *px, uint32_t bpp, uint32_t w, uint32_t h)
 
 static void pattern(uint8_t *px, uint32_t bpp) { pattern_wh(px, bpp, S, S); }
 
+/* render()'s background: pattern_wh, or (rows_bg) one value per row, as under a vertical
+ * gradient: the row fills' 16-byte runs (rrect10) */
+static bool rows_bg;
+
+static void background(uint8_t *px, uint32_t bpp, uint32_t w, uint32_t h)
+{
+    pattern_wh(px, bpp, w, h);
+    for (uint32_t y = 0; y < h && rows_bg; y++)
+        for (uint32_t x = 1; x < w; x++) eg_memcpy(px + (y * w + x) * bpp, px + y * w * bpp, bpp);
+}
+
 /* Triangles in 1/256 px: axis-aligned edges through pixel centres (top-left rule on both sides),
  * slanted edges, a sliver, vertices outside the target; each is used in both windings. */
 static const int32_t tris[6][6] = {
@@ -203,7 +214,7 @@ static bool render(WGPUDevice d, WGPUTextureFormat fmt, const WGPUBlendState *bl
     static uint8_t bg[WMAX * WMAX * 4];
     WGPUTexture rt = t_texture(d, fmt, W, H, 1, 1, 1,
                                WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc | WGPUTextureUsage_CopyDst);
-    pattern_wh(bg, bpp, W, H);
+    background(bg, bpp, W, H);
     WGPUTexelCopyTextureInfo wi = t_tex_info(rt, 0, 0, 0, 0);
     WGPUTexelCopyBufferLayout bl = { 0, W * bpp, H };
     WGPUExtent3D sz = t_extent(W, H, 1);
@@ -491,6 +502,88 @@ EG_TEST(soft_fill, ranges_match_general_path)
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT(regions > 0u);
     EG_EXPECT(vm_px > 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* Probes (rrect10, session 10: soft_raster_const.c probe_differs). A probe skips a region proof
+ * when the program's outputs at the pixel set's corners differ by more than a proof allows; it
+ * must only skip proofs that fail (eg_soft_const_probe_check runs them anyway and counts those
+ * that hold). The SDF shape over the regions test's quad and triangle, over quads it fills
+ * exactly (the bench's rounded rectangles: 1 px a unit, alpha 1.0 at the first pixel inside),
+ * and over 72x72 RGB565 targets through the bands test's windows (corner arcs in whole regions,
+ * strips, quarters and the interior), 3 blends, alpha 170 and 255, at the default range width
+ * and at 1 (the probe's threshold follows it), over the patterned background and over one of
+ * equal rows (the range fill's 16-byte runs, soft_raster_fill.c rfill_row): probes skipped
+ * proofs, none of them would have held, and the bytes equal the fast paths off. Fails when the
+ * probe's threshold is 0 or its corner pixels are one off outwards (tried: 2 772 and 120 skipped
+ * proofs held), and when rfill_row's run store writes other bytes (tried: 27 cases differ). */
+EG_TEST(soft_fill, probes_skip_only_failing_proofs)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    const WGPUTextureFormat *fmts = fill_fmts;
+    static const WGPUBlendState alpha2 = {
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+        { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha } };
+    const WGPUBlendState *blends[3] = { &premul, &straight, &alpha2 };
+    static const float uv[6][4] = { { 0.35f, 0.65f, 0.35f, 0.65f }, { 0.3f, 0.7f, 0.3f, 0.7f }, { 0.0f, 1.0f, 0.0f, 1.0f },
+                                    { 0.2f, 0.62f, 0.31f, 0.66f }, { 0.33f, 0.8f, 0.05f, 0.7f }, { 0.28f, 0.74f, 0.3f, 0.58f } };
+    static uint8_t fast[72u * 72u * 2u], slow[72u * 72u * 2u];
+    const float keep = eg_soft_const_range_max;
+    const float u0 = 5.0f / 24.0f, u1 = 19.0f / 24.0f, v0 = 7.0f / 24.0f, v1 = 17.0f / 24.0f;
+    uint32_t bad = 0, skips = 0, wrong = 0;
+    eg_soft_const_probe_check = true;
+    for (uint32_t wide = 0; wide < 4u; wide++)
+        for (uint32_t b = 0; b < 3u; b++)
+            for (uint32_t a = 0; a < 2u; a++)
+                for (uint32_t k = 0; k < 3u + 12u; k++) {
+                    uint8_t al = a ? 255 : 170;
+                    /* k 0..2: 32x32 targets of format (k + b) % 3; k 3..14: 72x72 RGB565 windows */
+                    uint32_t f = k < 3u ? (k + b) % 3u : 2u, W = k < 3u ? S : 72u, n = 6, bpp = f == 2u ? 2u : 4u;
+                    svtx_t v[12] = { vtx(0.6f, 1.3f, 0, 0, al), vtx(31.3f, 1.3f, 1, 0, al), vtx(0.6f, 30.8f, 0, 1, al),
+                                     vtx(31.3f, 1.3f, 1, 0, al), vtx(31.3f, 30.8f, 1, 1, al), vtx(0.6f, 30.8f, 0, 1, al) };
+                    if (k == 1u) {   /* one slanted triangle, vertices outside the target */
+                        v[0] = vtx(-3.1f, 2.2f, 0, 0, al);
+                        v[1] = vtx(35.5f, 9.7f, 1.2f, 0.3f, al);
+                        v[2] = vtx(7.4f, 33.9f, 0.2f, 1.1f, al);
+                        n = 3;
+                    }
+                    for (uint32_t q = 0; k == 2u && q < 2u; q++) {   /* two quads the shape fills */
+                        float x0 = q ? 15.0f : 1.0f, y0 = q ? 19.0f : 2.0f, x1 = x0 + 14.0f, y1 = y0 + 10.0f;
+                        svtx_t *o = v + 6u * q;
+                        o[0] = vtx(x0, y0, u0, v0, al); o[1] = vtx(x1, y0, u1, v0, al); o[2] = vtx(x0, y1, u0, v1, al);
+                        o[3] = vtx(x1, y0, u1, v0, al); o[4] = vtx(x1, y1, u1, v1, al); o[5] = vtx(x0, y1, u0, v1, al);
+                        n = 12;
+                    }
+                    if (k >= 3u) {   /* a window of the shape, quad edges off or on pixel boundaries */
+                        const float *w = uv[(k - 3u) / 2u];
+                        bool on = (k - 3u) & 1u;
+                        float x0 = on ? 0.0f : 0.3f, x1 = on ? 32.0f : 31.6f, y0 = on ? 0.0f : 0.6f, y1 = on ? 32.0f : 31.2f;
+                        v[0] = vtx(x0, y0, w[0], w[2], al); v[1] = vtx(x1, y0, w[1], w[2], al); v[2] = vtx(x0, y1, w[0], w[3], al);
+                        v[3] = vtx(x1, y0, w[1], w[2], al); v[4] = vtx(x1, y1, w[1], w[3], al); v[5] = vtx(x0, y1, w[0], w[3], al);
+                    }
+                    eg_soft_const_range_max = wide & 1u ? 1.0f : keep;
+                    rows_bg = wide >> 1;
+                    eg_soft_set_threads(1);
+                    uint32_t s0 = eg_soft_worker_main.probe_skips, w0 = eg_soft_worker_main.probe_wrong;
+                    bool ok = render(d, fmts[f], blends[b], v, n, false, fast, W, W);
+                    skips += eg_soft_worker_main.probe_skips - s0;
+                    wrong += eg_soft_worker_main.probe_wrong - w0;
+                    eg_soft_raster_fast_paths = false;
+                    ok = ok && render(d, fmts[f], blends[b], v, n, false, slow, W, W);
+                    eg_soft_raster_fast_paths = true;
+                    eg_soft_set_threads(0);
+                    eg_soft_const_range_max = keep;
+                    rows_bg = false;
+                    if ((!ok || memcmp(fast, slow, (size_t)W * W * bpp) != 0) && bad++ < 4u)
+                        eg_test_printf("    width/rows %u blend %u alpha %u case %u differs\n", wide, b, a, k);
+                }
+    eg_soft_const_probe_check = false;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(skips > 0u);
+    EG_EXPECT_EQ_U(wrong, 0u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }

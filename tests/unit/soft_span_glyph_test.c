@@ -68,6 +68,79 @@ EG_TEST(soft_span_glyph, wide_tall_glyphs_match_general_path)
     eg_test_device_release();
 }
 
+/* Glyph cells 3 to 13 px wide whose rows start at every x & 3 (at integer and half-pixel x), on
+ * and across the 8 px tile borders the 2-thread runs below use (squares of 8 px, one job each:
+ * rows crossing a border are partial groups outside the worker's columns), 9-10 rows tall from
+ * varied y. variant bit 0: alpha 128 (the float blend), else 255; bit 1: u and v over texels 0
+ * and 1 of the coverage texture's first row (coverage 0 or 1: FZ_(glyph)'s flat groups at alpha
+ * 255), else over the whole texture (its last texel included: the gathers' clamped reads). */
+static uint32_t edge_glyphs(svtx_t *v, uint32_t variant)
+{
+    static const float wid[6] = { 7, 7, 5, 9, 13, 3 };
+    const uint8_t col[4] = { 230, 120, 40, (uint8_t)(variant & 1u ? 128u : 255u) };
+    const float ur = variant & 2u ? 0.24f : 1.0f, vr = variant & 2u ? 0.12f : 1.0f;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 24u; i++) {
+        float x0 = (float)(8u * (i % 3u + 1u) - 1u - i / 6u) + (i & 8u ? 0.5f : 0.0f) - (i % 3u == 2u ? 6.0f : 0.0f);
+        float y0 = (float)((i * 7u) % 22u) + 0.25f;
+        n += flat_quad(v + n, x0, y0, wid[i % 6u], 9.0f + (float)(i & 1u), 0.0f, ur, 0.0f, vr, col, (i & 2u) != 0u);
+    }
+    return n;
+}
+
+/* Renders r with `threads` workers and tile_px squares (0: the defaults) with the fast paths on,
+ * and with one worker and them off: true when the bytes are equal. */
+static bool glyph_same(const run_t *r, uint32_t threads, uint32_t tile_px)
+{
+    static uint8_t fast[S * S * 4], slow[S * S * 4];
+    uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    eg_soft_set_threads(threads);
+    eg_soft_bin_set_tile_px(tile_px);
+    bool ok = span_render(r, fast, bpp);
+    eg_soft_set_threads(1);
+    eg_soft_bin_set_tile_px(0);
+    eg_soft_raster_fast_paths = false;
+    ok = ok && span_render(r, slow, bpp);
+    eg_soft_raster_fast_paths = true;
+    eg_soft_set_threads(0);
+    return ok && memcmp(fast, slow, (size_t)S * S * bpp) == 0;
+}
+
+/* FZ_(glyph)'s groups from each row's first pixel (edge_glyphs: every x & 3, tile borders),
+ * flat (alpha 255, coverage 0 or 1) and blended groups, every target format, both blends, the
+ * gathered texel reads (8x8 texture) and the loaded ones (1x1: too small for a 4-byte read), at
+ * 4 lanes and the widest width, on 1 thread and on 2 threads with 8 px squares (partial groups
+ * across a border stored by FZ_(put)): the bytes of the general path, and the fused rows ran. */
+EG_TEST(soft_span_glyph, row_starts_and_tile_borders_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 }, tex[2] = { 8, 1 };
+    static svtx_t quads[6u * 24u];
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t var = 0; var < 4u; var++)
+        for (uint32_t f = 0; f < 3u; f++)
+            for (uint32_t b = 0; b < 2u; b++)
+                for (uint32_t w = 0; w < 2u; w++)
+                    for (uint32_t t = 0; t < 2u; t++) {
+                        eg_soft_span_fused_width = widths[w];
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
+                                    WGPUTextureFormat_R8Unorm, quads, edge_glyphs(quads, var), tex[t] };
+                        eg_soft_set_threads(1);
+                        uint32_t before = eg_soft_worker_main.span_fused_px;
+                        if (!glyph_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", var, f, b, w, t);
+                        if ((eg_soft_worker_main.span_fused_px != before) != (eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                        if (!glyph_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", var, f, b, w, t);
+                    }
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* Constant rows of every length from 1 to 29 px at x offsets 0-3 (eg_soft_span_row_const's
  * fill: the first pixels, then the filled part doubled), flat colors (every row through the
  * row proof on the chunk path) and a vertical gradient (fused rows with the proof from 2 px
