@@ -563,7 +563,7 @@ static void probe_op(const cop_t *o, float (*pv)[4])
 }
 #endif
 
-/* True when output 0 certainly differs between pixels of p by more than a proof allows. */
+/* True when an output component certainly differs between pixels of p by more than a proof allows. */
 static bool probe_differs(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
 {
     const eg_soft_setup_t *s = &f->s;

@@ -210,9 +210,12 @@ static inline WGPUBuffer t_draw3_copy(WGPUDevice d, WGPURenderPipeline p, WGPUBu
  * buffer layout vb, one colour target of fmt blended with `blend` (NULL: none) and the depth
  * state ds (NULL: no depth attachment); the modules are released again. NULL when a module or
  * the pipeline fails. */
-static inline WGPURenderPipeline t_render_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
-                                                   const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
-                                                   const WGPUBlendState *blend, const WGPUDepthStencilState *ds)
+/* t_render_pipeline with nvb vertex buffer layouts vb[] and the primitive state prim (NULL: a
+ * triangle list, no culling). */
+static inline WGPURenderPipeline t_render_pipeline_ex(WGPUDevice d, const char *vs_name, const char *fs_name,
+                                                      const WGPUVertexBufferLayout *vb, uint32_t nvb,
+                                                      WGPUTextureFormat fmt, const WGPUBlendState *blend,
+                                                      const WGPUDepthStencilState *ds, const WGPUPrimitiveState *prim)
 {
     WGPUShaderModule vs = t_spv_module(d, vs_name), fs = t_spv_module(d, fs_name);
     WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
@@ -224,14 +227,22 @@ static inline WGPURenderPipeline t_render_pipeline(WGPUDevice d, const char *vs_
     f.targets = &t;
     WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
     pd.vertex.module = vs;
-    pd.vertex.bufferCount = 1;
+    pd.vertex.bufferCount = nvb;
     pd.vertex.buffers = vb;
     pd.fragment = &f;
     pd.depthStencil = ds;
+    if (prim) pd.primitive = *prim;
     WGPURenderPipeline p = vs && fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
     if (vs) wgpuShaderModuleRelease(vs);
     if (fs) wgpuShaderModuleRelease(fs);
     return p;
+}
+
+static inline WGPURenderPipeline t_render_pipeline(WGPUDevice d, const char *vs_name, const char *fs_name,
+                                                   const WGPUVertexBufferLayout *vb, WGPUTextureFormat fmt,
+                                                   const WGPUBlendState *blend, const WGPUDepthStencilState *ds)
+{
+    return t_render_pipeline_ex(d, vs_name, fs_name, vb, 1, fmt, blend, ds, NULL);
 }
 
 /* t_render_pipeline without a depth attachment. */

@@ -27,25 +27,12 @@ static WGPURenderPipeline strip_pipeline(WGPUDevice d)
     ia.format = WGPUVertexFormat_Float32; ia.shaderLocation = 1;
     vb[1].arrayStride = 4; vb[1].stepMode = WGPUVertexStepMode_Instance;
     vb[1].attributeCount = 1; vb[1].attributes = &ia;
-    WGPUShaderModule vs = t_spv_module(d, "draw_inst.vert"), fs = t_spv_module(d, "draw_flat.frag");
-    WGPUColorTargetState t = WGPU_COLOR_TARGET_STATE_INIT;
-    t.format = WGPUTextureFormat_RGBA8Unorm;
-    WGPUFragmentState f = WGPU_FRAGMENT_STATE_INIT;
-    f.module = fs;
-    f.targetCount = 1;
-    f.targets = &t;
-    WGPURenderPipelineDescriptor pd = WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT;
-    pd.vertex.module = vs;
-    pd.vertex.bufferCount = 2;
-    pd.vertex.buffers = vb;
-    pd.fragment = &f;
-    pd.primitive.topology = WGPUPrimitiveTopology_TriangleStrip;
-    pd.primitive.stripIndexFormat = WGPUIndexFormat_Uint16;
-    pd.primitive.cullMode = WGPUCullMode_Back;
-    WGPURenderPipeline p = vs && fs ? wgpuDeviceCreateRenderPipeline(d, &pd) : NULL;
-    if (vs) wgpuShaderModuleRelease(vs);
-    if (fs) wgpuShaderModuleRelease(fs);
-    return p;
+    WGPUPrimitiveState prim = WGPU_PRIMITIVE_STATE_INIT;
+    prim.topology = WGPUPrimitiveTopology_TriangleStrip;
+    prim.stripIndexFormat = WGPUIndexFormat_Uint16;
+    prim.cullMode = WGPUCullMode_Back;
+    return t_render_pipeline_ex(d, "draw_inst.vert", "draw_flat.frag", vb, 2, WGPUTextureFormat_RGBA8Unorm, NULL,
+                                NULL, &prim);
 }
 
 /* Draws NINST instances of an n-vertex strip (vertex ids FIRST_V .., instances FIRST_I ..),
