@@ -551,14 +551,53 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
     eg_soft_cfill_flush(&r.f, &r.cf);   /* the last proved regions' pixels (soft_raster_fill.c) */
 }
 
+/* eg_soft_snap of t's x[0..2], y[0..2] into xy[0..5] (xy[6..7] unspecified). SSE2: the six as
+ * two 4-lane vectors (x0 x1 x2 y0 | y1 y2 z0 z1), the scalar steps lane by lane: the same
+ * multiply, cvttps2dq is cvttss2si's truncation (0x80000000 for the same out-of-range inputs),
+ * the same float subtraction and integer tests, so the same integers. The six inlined scalar
+ * snaps were ~125 instructions a triangle (~7 M on the UI row, 18,510 triangles). */
+#if EMGPU_SOFT_SIMD && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+typedef float snap_vf_t __attribute__((vector_size(16)));
+typedef int32_t snap_vi_t __attribute__((vector_size(16)));
+typedef uint32_t snap_vu_t __attribute__((vector_size(16)));
+_Static_assert(offsetof(eg_soft_tri_t, y) == offsetof(eg_soft_tri_t, x) + 3 * sizeof(float) &&
+                   offsetof(eg_soft_tri_t, z) == offsetof(eg_soft_tri_t, y) + 3 * sizeof(float),
+               "snap6 reads x, y and z[0..1] as 8 consecutive floats");
+static EG_ALWAYS_INLINE snap_vi_t snap4(snap_vf_t v)
+{
+    const snap_vf_t f = v * (snap_vf_t){ EG_SOFT_SUBPIX, EG_SOFT_SUBPIX, EG_SOFT_SUBPIX, EG_SOFT_SUBPIX };
+    const snap_vi_t t = __builtin_convertvector(f, snap_vi_t);   /* toward zero */
+    const snap_vf_t frac = f - __builtin_convertvector(t, snap_vf_t);
+    const snap_vu_t u = (snap_vu_t)frac;
+    const snap_vi_t away = (snap_vi_t)((0x3effffffu - (u & 0x7fffffffu)) >> 31);   /* 1: |frac| >= 0.5 */
+    const snap_vi_t neg = (snap_vi_t)frac >> 31;                                    /* -1: frac's sign set */
+    return t + ((away ^ neg) - neg);   /* away * (1 - 2 sign) */
+}
+static EG_ALWAYS_INLINE void snap6(const eg_soft_tri_t *t, int32_t xy[8])
+{
+    snap_vf_t a, b;
+    __builtin_memcpy(&a, (const unsigned char *)t + offsetof(eg_soft_tri_t, x), sizeof a);
+    __builtin_memcpy(&b, (const unsigned char *)t + offsetof(eg_soft_tri_t, y) + sizeof(float), sizeof b);
+    const snap_vi_t ra = snap4(a), rb = snap4(b);
+    __builtin_memcpy(xy, &ra, sizeof ra);
+    __builtin_memcpy(xy + 4, &rb, sizeof rb);
+}
+#else
+static EG_ALWAYS_INLINE void snap6(const eg_soft_tri_t *t, int32_t xy[8])
+{
+    for (uint32_t i = 0; i < 3; i++) { xy[i] = eg_soft_snap(t->x[i]); xy[3 + i] = eg_soft_snap(t->y[i]); }
+}
+#endif
+
 /* Snapped vertices, edges, culling and the pixel bounding box clipped to the scissor (not to a
  * worker): false when nothing can be drawn. Binning and rasterization share it, so a triangle
  * is binned exactly to the tiles it can touch. */
 static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s, int64_t box[4])
 {
     const struct eg_soft_raster_pipeline *rs = ps->rs;
-    int32_t X[3], Y[3];
-    for (uint32_t i = 0; i < 3; i++) { X[i] = eg_soft_snap(t->x[i]); Y[i] = eg_soft_snap(t->y[i]); }
+    int32_t XY[8];   /* x0 x1 x2 y0 y1 y2 (and two unused) */
+    int32_t *const X = XY, *const Y = XY + 3;
+    snap6(t, XY);
     /* Culled (half of a closed mesh's) and off-scissor triangles leave before the edge set-up
      * (tex8): setup_edges's area2 A0 x0 + B0 y0 + C0 is A0 (x0 - x1) + B0 (y0 - y1), the same
      * exact integer, so the same front face. */
@@ -605,8 +644,11 @@ static EG_ALWAYS_INLINE void raster_set_up(eg_soft_frag_t *f, eg_soft_worker_t *
     f->samples = f->ps->fb->samples == 4u ? 4u : 1u;
     f->sx = f->samples == 4u ? sample_x4 : sample_x1;
     f->sy = f->samples == 4u ? sample_y4 : sample_y1;
-    eg_soft_depth_setup(f);
+    /* Depth after the span path: it takes no depth/stencil test (soft_span.c classify) and
+     * reads none of f->z, dzdx, dzdy, bias, which eg_soft_depth_setup sets from t and f->s alone
+     * (~40 instructions a UI glyph triangle). */
     if (eg_soft_raster_fast_paths && eg_soft_span_triangle(f, px0, px1, py0, py1)) return;
+    eg_soft_depth_setup(f);
     walk_t k;
     walk_init(f, &k);
     k.px0 = px0; k.px1 = px1; k.py0 = py0; k.py1 = py1;

@@ -556,7 +556,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         t->invw[0] != t->invw[2])
         return false;
     eg_soft_sample_op_t op;   /* texture classes only (cleared there: copy classes skip the memset) */
-    eg_soft_sample2d_t s2;
+    const eg_soft_sample2d_t *s2 = NULL;   /* the memo's (the thread's own, kept to its next triangle): no copy */
     bool prepared = false;
     uint32_t copy_kind = 0;
     if (sp->cls.tex) {
@@ -565,7 +565,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         prepared = m->prepared;
         copy_kind = m->copy_kind;
         if (prepared) {
-            s2 = m->s2;
+            s2 = &m->s2;
         } else {   /* the general sampler (only its fields are read then) */
             eg_memset(&op, 0, sizeof op);
             op.view = m->view;
@@ -604,7 +604,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     k.persp = persp;
     const eg_soft_target_t *tg = &fb->color[0];
     /* fused rows: copy classes, and R8 glyph coverage with nearest sampling */
-    bool r8 = prepared && !s2.linear && s2.format == WGPUTextureFormat_R8Unorm;
+    bool r8 = prepared && !s2->linear && s2->format == WGPUTextureFormat_R8Unorm;
     bool fused = eg_soft_span_fused_width != 1u && (sp->cls.tex ? r8 && sp->fused[0][FZ_MODES_TEX] : sp->fused[0][0] != NULL);
     /* A row's constant-code proof costs about what the fused kernel spends on 100-150 px (the
      * chunk loop: on 16 px): shorter rows, such as a big triangle's rows cut by 64 px tiles,
@@ -621,7 +621,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     if (fused || copy_fn) {
         span_fill_t fc;
         fc.f = f;
-        eg_soft_span_fused_tri(sp, &k, sp->cls.tex ? &s2 : NULL, &fc);
+        eg_soft_span_fused_tri(sp, &k, s2, &fc);   /* NULL: no texture (fused or copy_fn: prepared) */
         edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc.ew);
         fc.px0 = px0; fc.px1 = px1; fc.py0 = py0; fc.py1 = py1;
         fc.rows_min = rows_min;
@@ -682,14 +682,14 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
             filled += n;
             if (copy_kind) {
                 uint32_t off[EG_SOFT_LANES];
-                eg_soft_sample2d_offsets(&s2, u, v, n, off);
-                texel_copy(copy_kind, s2.s.base, off, row + (size_t)x * tg->elem_B, n);
+                eg_soft_sample2d_offsets(s2, u, v, n, off);
+                texel_copy(copy_kind, s2->s.base, off, row + (size_t)x * tg->elem_B, n);
                 copied += n;
                 continue;
             }
             eg_soft_mask_t mask = (eg_soft_mask_t)((1u << n) - 1u);
             if (prepared) {
-                eg_soft_sample2d(&s2, u, v, mask, &tex);
+                eg_soft_sample2d(s2, u, v, mask, &tex);
             } else if (sp->cls.tex) {
                 op.coord[0] = &vals[sp->val_of_slot[sp->cls.uv[0]]];
                 op.coord[1] = &vals[sp->val_of_slot[sp->cls.uv[1]]];

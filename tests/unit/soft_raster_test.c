@@ -670,3 +670,66 @@ EG_TEST(soft_raster, rgba8_masked_rows_equal_lane_loop)
     }
 }
 #endif
+
+#if EMGPU_HAL_SOFT
+/* tri_setup snaps the six window coordinates at once (soft_raster.c snap6: two SSE2 vectors,
+ * x0 x1 x2 y0 | y1 y2 z0 z1; the scalar loop otherwise): eg_soft_tri_prepare's result, box and
+ * edges equal those set up here from eg_soft_snap one coordinate at a time (setup_edges' steps).
+ * 4000 random triangles whose every coordinate is a tie k/512 (odd k, either sign), a float
+ * neighbour of one or an integer, in [-6, 42) (negative values: the sign half of the rounding),
+ * every second one with back faces culled (the cull test reads the snapped values too). */
+EG_TEST(soft_raster, tri_prepare_snaps_equal_scalar)
+{
+    static ds_fixture_t f;
+    ds_init(&f, 1);
+    f.ps.sc_x1 = f.ps.sc_y1 = 64;
+    uint32_t seed = 777u, bad = 0, set_up = 0;
+    for (uint32_t n = 0; n < 4000u; n++) {
+        float c[6];
+        for (uint32_t i = 0; i < 6u; i++) {
+            uint32_t r = lcg(&seed);
+            int32_t k = (int32_t)(r % 1023u) - 511;   /* in (-1, 1) * 512 */
+            float v = (float)((int32_t)(r >> 10 & 31u) - 6) + (float)(k | 1) / 512.0f;
+            uint32_t b, pick = (r >> 16) % 4u;
+            memcpy(&b, &v, 4);
+            if (pick == 1u) b++;
+            else if (pick == 2u) b--;
+            memcpy(&v, &b, 4);
+            c[i] = pick == 3u ? (float)((int32_t)(r >> 10 & 31u) - 6) : v;
+        }
+        f.rs.cull_back = n % 2u == 1u;
+        eg_soft_tri_t t = { { c[0], c[1], c[2] }, { c[3], c[4], c[5] }, { 0.5f, 0.5f, 0.5f }, { 1, 1, 1 },
+                            { &f.v, &f.v, &f.v }, &f.v, true };
+        eg_soft_setup_t s;
+        int64_t box[4];
+        bool got = eg_soft_tri_prepare(&f.ps, &t, &s, box);
+        /* the reference: tri_setup's and setup_edges' steps on the scalar snaps */
+        int64_t X[3], Y[3], A[3], B[3], C[3];
+        for (uint32_t i = 0; i < 3u; i++) { X[i] = eg_soft_snap(t.x[i]); Y[i] = eg_soft_snap(t.y[i]); }
+        int64_t area2 = (Y[1] - Y[2]) * X[0] + (X[2] - X[1]) * Y[0] - ((Y[1] - Y[2]) * X[1] + (X[2] - X[1]) * Y[1]);
+        int64_t mnx = X[0], mxx = X[0], mny = Y[0], mxy = Y[0];
+        for (uint32_t i = 1; i < 3u; i++) {
+            mnx = X[i] < mnx ? X[i] : mnx; mxx = X[i] > mxx ? X[i] : mxx;
+            mny = Y[i] < mny ? Y[i] : mny; mxy = Y[i] > mxy ? Y[i] : mxy;
+        }
+        int64_t want_box[4] = { mnx >> 8 > 0 ? mnx >> 8 : 0, (mxx >> 8) + 1 < 64 ? (mxx >> 8) + 1 : 64,
+                                mny >> 8 > 0 ? mny >> 8 : 0, (mxy >> 8) + 1 < 64 ? (mxy >> 8) + 1 : 64 };
+        bool want = area2 != 0 && !(f.rs.cull_back && area2 > 0) && want_box[0] < want_box[1] && want_box[2] < want_box[3];
+        bad += got != want;
+        if (!got || !want) continue;
+        set_up++;
+        float sg = area2 < 0 ? -1.0f : 1.0f;
+        for (uint32_t i = 0; i < 3u; i++) {
+            uint32_t a = (i + 1u) % 3u, b = (i + 2u) % 3u;
+            A[i] = (Y[a] - Y[b]) * (int64_t)sg;
+            B[i] = (X[b] - X[a]) * (int64_t)sg;
+            C[i] = -(A[i] * X[a] + B[i] * Y[a]) - !(A[i] > 0 || (A[i] == 0 && B[i] > 0));
+            bad += s.A[i] != A[i] || s.B[i] != B[i] || s.C[i] != C[i];
+        }
+        for (uint32_t i = 0; i < 4u; i++) bad += box[i] != want_box[i];
+        bad += s.front != (area2 < 0);   /* front_ccw */
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(set_up > 1000u);   /* most triangles reached the edges */
+}
+#endif
