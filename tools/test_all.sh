@@ -66,6 +66,18 @@ case " $* " in *" host "*)
     else
         cat "$log"; echo "variant build failed"; total_f=$((total_f + 1))
     fi
+    # The same tree under clang: the soft backend's vector code uses GCC and clang builtins
+    # (some GCC-only, with fallbacks), so a clang build must compile with -Werror and give the
+    # same bytes (soft tests and the scene hashes against the same references).
+    echo "=== clang build (CC=clang): soft tests and scene hashes"
+    if make --no-print-directory -j"$jobs" O=build/host-clang BOARD=host CC=clang all >"$log" 2>&1; then
+        build/host-clang/tests/unit_tests soft >"$log" 2>&1
+        tail -n 3 "$log"; add_totals "$log" "clang soft tests"
+        build/host-clang/tests/unit_tests scenes. >"$log" 2>&1
+        tail -n 3 "$log"; add_totals "$log" "clang scene hashes"
+    else
+        tail -n 30 "$log"; echo "clang build failed"; total_f=$((total_f + 1))
+    fi
     # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.
     if [ -f tests/fuzz/fuzz.mk ]; then
         echo "=== fuzz: SPIR-V front end (bounded run)"

@@ -298,7 +298,7 @@ static void draw_line(const batch_t *b, const eg_soft_vtx_t *v0, const eg_soft_v
  * !(p >= -3e38 && p <= 3e38) on the bits: IEEE magnitudes order as their bit patterns and every
  * NaN's lies above infinity's, so it holds iff the largest magnitude's bits exceed 3e38f's
  * (branch-free: the four compares and branches were ~30 instructions a vertex). */
-static inline bool bad_pos(const eg_soft_vtx_t *v)
+EG_MAYBE_UNUSED static inline bool bad_pos(const eg_soft_vtx_t *v)   /* unused where code_sse serves (clang warns) */
 {
     static const union { float f; uint32_t u; } lim = { 3.0e38f };
     uint32_t worst = 0;
@@ -331,7 +331,7 @@ static plane_k_t plane_k(const batch_t *b)
 /* The outcodes of setup_planes's planes with their zero coefficients left out: for a finite
  * position each dropped term is a signed zero, which changes at most the sign of a zero sum,
  * never the `< 0` test (the generic plane_dist loop was ~30 % of the front end). */
-static EG_ALWAYS_INLINE uint32_t outcode(const plane_k_t *k, const float *pos)
+EG_MAYBE_UNUSED static EG_ALWAYS_INLINE uint32_t outcode(const plane_k_t *k, const float *pos)
 {
     float x = pos[0], y = pos[1], z = pos[2], w = pos[3];
     uint32_t code = (uint32_t)(k->x0 * x + k->w0 * w < 0.0f) | (uint32_t)(k->x1 * x + k->w1 * w < 0.0f) << 1 |

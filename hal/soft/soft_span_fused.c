@@ -130,10 +130,10 @@ typedef uint16_t fz8_h __attribute__((vector_size(16)));
 #define FZ_MAX(a, b) __builtin_ia32_maxps256((a), (b))
 #define FZ_MIN(a, b) __builtin_ia32_minps256((a), (b))
 #define FZ_MOVMSK(m) __builtin_ia32_movmskps256((fz8_f)(m))
-#define FZ_IMIN(a, b) __builtin_ia32_pminsd256((a), (b))
 #define FZ_JOIN(a, b) __builtin_shufflevector((a), (b), 0, 1, 2, 3, 12, 13, 14, 15)
 #define FZ_PERMV(v, i) __builtin_ia32_permvarsf256((v), (i))
 #if !defined(__clang__)   /* GCC's builtin names (as soft_sample_vec.c's VPGATHERDD) */
+#define FZ_IMIN(a, b) __builtin_ia32_pminsd256((a), (b))   /* clang: the .inc's compare and select */
 #define FZ_UMIN(a, b) ((fz8_u)__builtin_ia32_pminud256((fz8_i)(a), (fz8_i)(b)))
 /* VPGATHERDD / VGATHERDPS, all lanes: the 4 bytes at base + o[i], the float tab[o[i]] */
 #define FZ_GATHER(base, o) ((fz8_u)__builtin_ia32_gathersiv8si((fz8_i){ 0 }, (const int *)(const void *)(base), \
