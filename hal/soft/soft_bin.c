@@ -32,6 +32,9 @@ typedef struct bin_tri {
     int32_t A[3], B[3], box[4];
     float inv_area2;
 #endif
+    /* The triangle binned right after this one as its pair (eg_soft_bin_pair), or NULL: where
+     * it is also the next record of a tile's list the two go to eg_soft_raster_prepared_pair. */
+    const struct bin_tri *mate;
     float x[3], y[3], z[3], invw[3];
     uint8_t is_polygon, prov, nvary, front;
     float var[];
@@ -90,8 +93,9 @@ static uint32_t fill_n;            /* fills of the pass */
 static bool fill_pending;          /* recorded, not yet given to a batch */
 static uint32_t fill_jobs[EMGPU_SOFT_MAX_THREADS];   /* per worker: jobs that filled (stats) */
 
-/* Per-worker scratch vertices: a binned triangle's varyings go back into eg_soft_vtx_t form. */
-static eg_soft_vtx_t worker_vtx[EMGPU_SOFT_MAX_THREADS][4];
+/* Per-worker scratch vertices: a binned triangle's varyings go back into eg_soft_vtx_t form
+ * (two triangles' for a pair). */
+static eg_soft_vtx_t worker_vtx[EMGPU_SOFT_MAX_THREADS][8];
 
 /* ---- arena ---- */
 
@@ -291,6 +295,30 @@ static inline void copy_vary(float *dst, const float *src, uint32_t n)
     for (uint32_t j = 0; j < n; j++) dst[j] = src[j];
 }
 
+/* Record r back in eg_soft_tri_t form (vertices in vtx[0..3]), with its set-up and box. */
+static EG_ALWAYS_INLINE void rec_tri(const bin_tri_t *r, eg_soft_vtx_t *vtx, eg_soft_tri_t *t, eg_soft_setup_t *su,
+                                     int64_t box[4])
+{
+    uint32_t nv = r->prov == 3u ? 4u : 3u;
+    for (uint32_t v = 0; v < nv; v++)
+        copy_vary(vtx[v].var, r->var + (size_t)v * r->nvary, r->nvary);
+    for (uint32_t v = 0; v < 3; v++) {
+        t->x[v] = r->x[v]; t->y[v] = r->y[v]; t->z[v] = r->z[v]; t->invw[v] = r->invw[v];
+        t->v[v] = &vtx[v];
+    }
+    t->prov = &vtx[r->prov];
+    t->is_polygon = r->is_polygon != 0;
+#if BIN_SETUP
+    for (uint32_t e = 0; e < 3; e++) { su->A[e] = r->A[e]; su->B[e] = r->B[e]; su->C[e] = r->C[e]; }
+    for (uint32_t e = 0; e < 4; e++) box[e] = r->box[e];
+    su->inv_area2 = r->inv_area2;
+    su->front = r->front != 0;
+#else
+    (void)su;
+    (void)box;
+#endif
+}
+
 static void raster_tile(eg_soft_worker_t *w, uint32_t i)
 {
     const bin_tile_t *tile = &R.tiles[i];
@@ -308,31 +336,34 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
     w->clip_y1 = y1 < R.hi ? y1 : R.hi;
     if (w->clip_y0 >= w->clip_y1 || w->clip_x0 >= w->clip_x1) return;
     eg_soft_vtx_t *vtx = worker_vtx[w->index];
-    for (const bin_chunk_t *c = tile->head; c; c = c->next)
-        for (uint32_t k = 0; k < c->n; k++) {
-            const bin_tri_t *r = c->tri[k];
-            eg_soft_tri_t t;
-            uint32_t nv = r->prov == 3u ? 4u : 3u;
-            for (uint32_t v = 0; v < nv; v++)
-                copy_vary(vtx[v].var, r->var + (size_t)v * r->nvary, r->nvary);
-            for (uint32_t v = 0; v < 3; v++) {
-                t.x[v] = r->x[v]; t.y[v] = r->y[v]; t.z[v] = r->z[v]; t.invw[v] = r->invw[v];
-                t.v[v] = &vtx[v];
-            }
-            t.prov = &vtx[r->prov];
-            t.is_polygon = r->is_polygon != 0;
+    const bin_chunk_t *c = tile->head;   /* the cursor: record k of chunk c (chunks hold >= 1) */
+    uint32_t k = 0;
+    while (c) {
+        const bin_tri_t *r = c->tri[k];
+        if (++k == c->n) { c = c->next; k = 0; }
+        eg_soft_tri_t t[2];
+        eg_soft_setup_t su[2];
+        int64_t box[2][4];
+        rec_tri(r, vtx, &t[0], &su[0], box[0]);
+        /* its pair, when the tile's next record (both in one walk where the span path can: the
+         * bytes of the two drawn one after the other) */
+        if (r->mate && c && c->tri[k] == r->mate) {
+            rec_tri(r->mate, vtx + 4, &t[1], &su[1], box[1]);
+            if (++k == c->n) { c = c->next; k = 0; }
+            const eg_soft_tri_t *const tp[2] = { &t[0], &t[1] };
 #if BIN_SETUP
-            eg_soft_setup_t su;
-            int64_t box[4];
-            for (uint32_t e = 0; e < 3; e++) { su.A[e] = r->A[e]; su.B[e] = r->B[e]; su.C[e] = r->C[e]; }
-            for (uint32_t e = 0; e < 4; e++) box[e] = r->box[e];
-            su.inv_area2 = r->inv_area2;
-            su.front = r->front != 0;
-            eg_soft_raster_prepared(w, r->ps, &t, &su, box);
+            eg_soft_raster_prepared_pair(w, r->ps, tp, su, (const int64_t(*)[4])box);
 #else
-            eg_soft_raster_triangle(w, r->ps, &t);
+            eg_soft_raster_pair(w, r->ps, tp[0], tp[1]);
 #endif
+            continue;
         }
+#if BIN_SETUP
+        eg_soft_raster_prepared(w, r->ps, &t[0], &su[0], box[0]);
+#else
+        eg_soft_raster_triangle(w, r->ps, &t[0]);
+#endif
+    }
 }
 
 /* The job of the workers: tile index relative to the band's first tile row. */
@@ -443,7 +474,8 @@ void eg_soft_bin_draw(const eg_soft_pass_state_t *ps)
     if (B.cur && !same_state(B.cur, ps)) B.cur = NULL;
 }
 
-static void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+/* t, or t then t1 (a pair: eg_soft_bin_pair), drawn now by the submitting thread. */
+static EG_ALWAYS_INLINE void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, const eg_soft_tri_t *t1)
 {
     eg_soft_worker_t *w = &eg_soft_worker_main;
     /* No deferred clear is pending here: an immediate draw flushed (eg_soft_bin_draw), a triangle
@@ -456,7 +488,10 @@ static void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
     w->clip_y0 = B.fb ? B.band_y0 : 0;
     w->clip_y1 = B.fb ? B.band_y1 : INT32_MAX;
     if (!B.unbinned) B.stats.immediate++;
-    if (w->clip_x0 < w->clip_x1 && w->clip_y0 < w->clip_y1) eg_soft_raster_triangle(w, ps, t);
+    if (w->clip_x0 < w->clip_x1 && w->clip_y0 < w->clip_y1) {
+        if (t1) eg_soft_raster_pair(w, ps, t, t1);
+        else eg_soft_raster_triangle(w, ps, t);
+    }
     w->clip_x0 = w->clip_y0 = 0;
     w->clip_x1 = w->clip_y1 = INT32_MAX;
 }
@@ -482,8 +517,8 @@ static void append(uint32_t tile, const bin_tri_t *r)
     t->tail->tri[t->tail->n++] = r;
 }
 
-static void store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32_t nv, size_t rec_B,
-                  const uint32_t tb[4], const eg_soft_setup_t *su, const int64_t box[4])
+static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32_t nv, size_t rec_B,
+                        const uint32_t tb[4], const eg_soft_setup_t *su, const int64_t box[4])
 {
     if (!B.cur) {
         eg_soft_pass_state_t *snap = arena_alloc(sizeof *snap);
@@ -493,6 +528,7 @@ static void store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32
     bin_tri_t *r = arena_alloc(rec_B);
     uint32_t nvary = ps->rs->nvary;
     r->ps = B.cur;
+    r->mate = NULL;
     for (uint32_t v = 0; v < 3; v++) {
         r->x[v] = t->x[v]; r->y[v] = t->y[v]; r->z[v] = t->z[v]; r->invw[v] = t->invw[v];
     }
@@ -517,20 +553,21 @@ static void store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32
         for (uint32_t tx = tb[0]; tx <= tb[1]; tx++) append(ty * B.tiles_x + tx, r);
     B.pending++;
     B.stats.binned++;
+    return r;
 }
 
-void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+/* eg_soft_bin_triangle; the record, or NULL when none was stored in the current half. */
+static bin_tri_t *bin_one(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
 {
-    if (B.immediate) { raster_now(ps, t); return; }
-    if (B.lost) return;
+    if (B.lost) return NULL;
     int64_t sbox[4], box[4];
     eg_soft_setup_t su;
-    if (!eg_soft_tri_prepare(ps, t, &su, sbox)) return;
+    if (!eg_soft_tri_prepare(ps, t, &su, sbox)) return NULL;
     box[0] = sbox[0] > (int64_t)B.dmg_x0 ? sbox[0] : (int64_t)B.dmg_x0;
     box[1] = sbox[1] < (int64_t)B.dmg_x1 ? sbox[1] : (int64_t)B.dmg_x1;
     box[2] = sbox[2] > (int64_t)B.band_y0 ? sbox[2] : (int64_t)B.band_y0;
     box[3] = sbox[3] < (int64_t)B.band_y1 ? sbox[3] : (int64_t)B.band_y1;
-    if (box[2] >= box[3] || box[0] >= box[1]) return;
+    if (box[2] >= box[3] || box[0] >= box[1]) return NULL;
     /* inclusive tile ranges */
     uint32_t tb[4] = { (uint32_t)box[0] / B.tile_w, (uint32_t)(box[1] - 1) / B.tile_w,
                        (uint32_t)box[2] / B.tile_px, (uint32_t)(box[3] - 1) / B.tile_px };
@@ -541,11 +578,28 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
     if (need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
         flush(true);
         if (B.hold || need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
-            raster_now(ps, t);   /* bigger than the whole arena: draw it alone, nothing is pending */
-            return;
+            raster_now(ps, t, NULL);   /* bigger than the whole arena: draw it alone, nothing is pending */
+            return NULL;
         }
     }
-    store(ps, t, nv, rec_B, tb, &su, sbox);
+    return store(ps, t, nv, rec_B, tb, &su, sbox);
+}
+
+void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
+{
+    if (B.immediate) { raster_now(ps, t, NULL); return; }
+    (void)bin_one(ps, t);
+}
+
+void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
+{
+    if (B.immediate) { raster_now(ps, t0, t1); return; }
+    bin_tri_t *r0 = bin_one(ps, t0);
+    uint32_t pending = B.pending;
+    bin_tri_t *r1 = bin_one(ps, t1);
+    /* both in the half being binned (no flush between: pending went up by one), which no worker
+     * reads yet: r0's mate may be set */
+    if (r0 && r1 && B.pending == pending + 1u) r0->mate = r1;
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -91,6 +91,9 @@ bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uin
 void eg_soft_bin_draw(const eg_soft_pass_state_t *ps);
 /** Bins one window-space triangle of the current draw (or rasterizes it at once, see FLOW). */
 void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t);
+/** Two triangles of one draw, t1 right after t0 (a quad's halves: soft_draw.c): as
+ *  eg_soft_bin_triangle on each in order; the rasterizer may fill both in one walk (pair11). */
+void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1);
 
 /* ---- workers (soft_worker.c) ---- */
 

@@ -218,9 +218,93 @@ static const float un8_tab[256] = { UN8_64(0), UN8_64(64), UN8_64(128), UN8_64(1
 #undef UN8_4
 #undef UN8_1
 
+#if EMGPU_SOFT_SIMD && defined(__SSE2__) && defined(__GNUC__) && !defined(__clang__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FETCH_RUNS 1
+typedef float fetch_f4 __attribute__((vector_size(16)));
+typedef int32_t fetch_i4 __attribute__((vector_size(16)));
+/* CONSECUTIVE ELEMENTS. A non-indexed draw's lanes read elements e, e + 1, .. (vertex-step
+ * attributes of slots taken in order): when the last one lies in the bound range, every one does
+ * (the byte offset grows with the element), so no lane needs fetch's range test, and Float32x2
+ * and Unorm8x4 (the 20k-triangle rows' formats, ~17 and ~20 instructions a lane) convert 4 lanes
+ * per vector: the float words moved as integers (the same bits), the bytes as c / 255.0f by a
+ * vector division (IEEE, correctly rounded: un8_tab's values). Lanes n & ~3 .. n - 1 take the
+ * lane loop. False where the lanes are not such a run (the general path then). */
+static bool fetch_run(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_B, uint32_t offset_B, uint32_t attr_B,
+                      uint64_t stride_B, const uint32_t *el, uint32_t n, eg_soft_vec4_t *dst)
+{
+    if (n < 4u || !mem || el[0] > UINT32_MAX - (n - 1u) || el[n - 1u] != el[0] + (n - 1u) || !eg_soft_raster_fast_paths)
+        return false;   /* (the last lane first: instanced quads' ids repeat every 4 lanes) */
+    {   /* el[l] == el[0] + l, 4 lanes a compare */
+        const fetch_i4 e0 = { (int32_t)el[0], (int32_t)el[0], (int32_t)el[0], (int32_t)el[0] }, four = { 4, 4, 4, 4 };
+        fetch_i4 iota = { 0, 1, 2, 3 };
+        uint32_t l = 0;
+        for (; l + 4u <= n; l += 4u, iota += four) {
+            fetch_i4 e;
+            __builtin_memcpy(&e, el + l, 16);
+            if (__builtin_ia32_movmskps((fetch_f4)(e - e0 == iota)) != 0xf) return false;
+        }
+        for (; l < n; l++)
+            if (el[l] != el[0] + l) return false;
+    }
+    if ((uint64_t)el[n - 1u] * stride_B + offset_B + attr_B > size_B) return false;
+    const uint8_t *p = mem + (uint64_t)el[0] * stride_B + offset_B;
+    uint32_t l = 0;
+    if (fn == fetch_f32x2) {
+        const fetch_u4 zero = { 0, 0, 0, 0 }, one = { 0x3F800000u, 0x3F800000u, 0x3F800000u, 0x3F800000u };
+        for (; l + 4u <= n; l += 4u, p += 4u * stride_B) {
+            fetch_u4 a = zero, b = zero, c = zero, d = zero;   /* (x, y, 0, 0) of lanes l .. l + 3 */
+            __builtin_memcpy(&a, p, 8);
+            __builtin_memcpy(&b, p + stride_B, 8);
+            __builtin_memcpy(&c, p + 2u * stride_B, 8);
+            __builtin_memcpy(&d, p + 3u * stride_B, 8);
+            const fetch_u4 ab = __builtin_shuffle(a, b, (fetch_u4){ 0, 4, 1, 5 });   /* xa xb ya yb */
+            const fetch_u4 cd = __builtin_shuffle(c, d, (fetch_u4){ 0, 4, 1, 5 });
+            const fetch_u4 x = __builtin_shuffle(ab, cd, (fetch_u4){ 0, 1, 4, 5 });
+            const fetch_u4 y = __builtin_shuffle(ab, cd, (fetch_u4){ 2, 3, 6, 7 });
+            __builtin_memcpy(&dst->c[0].u[l], &x, 16);
+            __builtin_memcpy(&dst->c[1].u[l], &y, 16);
+            __builtin_memcpy(&dst->c[2].u[l], &zero, 16);
+            __builtin_memcpy(&dst->c[3].u[l], &one, 16);
+        }
+        for (; l < n; l++, p += stride_B) {
+            dst->c[0].u[l] = ld32(p);
+            dst->c[1].u[l] = ld32(p + 4);
+            dst->c[2].u[l] = 0;
+            dst->c[3].u[l] = 0x3F800000u;
+        }
+        return true;
+    }
+    if (fn == fetch_un8x4) {
+        const fetch_f4 k255 = { 255.0f, 255.0f, 255.0f, 255.0f };
+        const fetch_i4 lo = { 0xff, 0xff, 0xff, 0xff };
+        for (; l + 4u <= n; l += 4u, p += 4u * stride_B) {
+            const fetch_i4 w = { (int32_t)ld32(p), (int32_t)ld32(p + stride_B), (int32_t)ld32(p + 2u * stride_B),
+                                 (int32_t)ld32(p + 3u * stride_B) };
+#pragma GCC unroll 4
+            for (uint32_t c = 0; c < 4u; c++) {
+                const fetch_f4 v = __builtin_convertvector((w >> (int32_t)(8u * c)) & lo, fetch_f4) / k255;
+                __builtin_memcpy(&dst->c[c].u[l], &v, 16);
+            }
+        }
+        for (; l < n; l++, p += stride_B)
+            for (uint32_t c = 0; c < 4u; c++) dst->c[c].u[l] = fbits(un8_tab[p[c]]);
+        return true;
+    }
+    return false;
+}
+#else
+#define FETCH_RUNS 0
+#endif
+
 void eg_soft_fetch_lanes(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_B, uint32_t offset_B, uint32_t attr_B,
                          uint64_t stride_B, const uint32_t *el, uint32_t n, eg_soft_vec4_t *dst)
 {
+#if FETCH_RUNS
+    if ((fn == fetch_f32x2 || fn == fetch_un8x4) && n >= 4u && el[n - 1u] == el[0] + (n - 1u) &&
+        fetch_run(fn, mem, size_B, offset_B, attr_B, stride_B, el, n, dst))
+        return;
+#endif
     if (fn == fetch_f32x2) {
         FETCH_LANES(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = 0; v[3] = 0x3F800000u;)
     } else if (fn == fetch_f32x3) {

@@ -96,6 +96,7 @@ typedef struct jctx {
     uint32_t pc;
     /* the whole program: registers known to hold no signalling NaN in any lane (j_quiet) */
     uint32_t quiet[(EMGPU_SOFT_VM_MAX_REGS + 31u) / 32u];
+    uint32_t ld_k;                     /* the whole program: uniform loads translated so far */
 } jctx_t;
 
 static void cache_clear(jctx_t *c)
@@ -326,7 +327,8 @@ static void j_dst(jb_t *j, jctx_t *c, const eg_vm_inst_t *in, uint32_t base, uin
     uint32_t s = cache_take(j, c, in);
     for (uint32_t h = 0; h < (uint32_t)sizeof(eg_soft_reg_t); h += 32u) {
         uint32_t r = slot_ymm(s, h);
-        if (in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) v_ld(j, r, MEM(base, from + h));
+        if (in->op == EG_VM_LDBUF) vex(j, 2, 1, 0x18, r, 0, MEM(base, from), -1);   /* vbroadcastss */
+        else if (in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) v_ld(j, r, MEM(base, from + h));
         else j_alu_half(j, c, in, h, r);
         if (!c->whole || s >= jit_slots) v_st(j, MEM(R_REGS, in->dst * (uint32_t)sizeof(eg_soft_reg_t) + h), r);
     }
@@ -346,9 +348,10 @@ static uint32_t j_inv(jb_t *j, const jctx_t *c)
 static void j_io(jb_t *j, jctx_t *c, const eg_vm_inst_t *in, uint32_t pc)
 {
     const uint32_t reg_B = (uint32_t)sizeof(eg_soft_reg_t);
-    if (in->op == EG_VM_ST_OUT) {
+    if (in->op == EG_VM_ST_OUT || in->op == EG_VM_ST_POS) {
         /* a partial mask merges: the switch interpreter stores this one (commit); the whole
-         * program runs only with every lane active */
+         * program runs only with every lane active. ST_POS: gl_Position's component imm, in
+         * the invocation itself (th_st_pos). */
         if (!c->whole) {
             g_load(j, R_ST, (uint32_t)offsetof(eg_vm_state_t, exec), false);
             put(j, 0x3d);              /* cmp eax, imm32 */
@@ -357,9 +360,13 @@ static void j_io(jb_t *j, jctx_t *c, const eg_vm_inst_t *in, uint32_t pc)
             put(j, 9);
             g_return(j, pc);
         }
-        g_load(j, j_inv(j, c), (uint32_t)offsetof(eg_soft_invocation_t, out), true);
-        uint32_t to = (in->imm >> 2) * (uint32_t)sizeof(eg_soft_vec4_t) + (in->imm & 3u) * reg_B;
-        for (uint32_t h = 0; h < reg_B; h += 32u) v_st(j, MEM(R_AX, to + h), in_reg(j, src(c, in->a, h), 0));
+        uint32_t base = j_inv(j, c), to = (uint32_t)offsetof(eg_soft_invocation_t, position) + in->imm * reg_B;
+        if (in->op == EG_VM_ST_OUT) {
+            g_load(j, base, (uint32_t)offsetof(eg_soft_invocation_t, out), true);
+            base = R_AX;
+            to = (in->imm >> 2) * (uint32_t)sizeof(eg_soft_vec4_t) + (in->imm & 3u) * reg_B;
+        }
+        for (uint32_t h = 0; h < reg_B; h += 32u) v_st(j, MEM(base, to + h), in_reg(j, src(c, in->a, h), 0));
         if (!c->whole) cache_clear(c);   /* the next instruction is an entry */
         return;
     }
@@ -384,7 +391,7 @@ static void j_program(jb_t *j, jctx_t *c, uint32_t *entry)
     c->clock = 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const eg_vm_inst_t *in = &p->code[pc];
-        bool io = in->op == EG_VM_ST_OUT || in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS;
+        bool io = in->op == EG_VM_ST_OUT || in->op == EG_VM_ST_POS || in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS;
         if (in->op == EG_VM_BLOCK) {   /* (the switch runs it where the threaded code stops) */
             cache_clear(c);            /* both this pc and the next are entries */
             if (entry) entry[pc] = j->pos;
@@ -407,21 +414,34 @@ static void j_program(jb_t *j, jctx_t *c, uint32_t *entry)
     if (open) g_return(j, p->code_count);
 }
 
+/* A uniform load the whole program translates (vertex programs only: they run through
+ * eg_soft_program_run, which writes the words first; the fragment paths call the whole function
+ * without it): LDBUF at a fixed address, one word for every lane (memory_op's `!dyn` load),
+ * broadcast from byte 4 k of regs[reg_count] (k: its place among them). The uniforms of a draw
+ * are fixed, so each word is read and range-checked once per 16 vertices instead of through the
+ * switch interpreter with the runs around it split (~1,400 instructions a UI run of 16). */
+static bool whole_ld(const eg_soft_program_t *p, const eg_vm_inst_t *in)
+{
+    return p->info.stage == EG_SHADER_STAGE_VERTEX && in->op == EG_VM_LDBUF && in->a == EG_VM_NONE &&
+           in->dst < EG_VM_CONST_BASE && in->d < p->slot_count;
+}
+
 /* True when p is instructions the runs translate with one BLOCK 0 among them (the compiler
  * hoists interface loads above it), then END: one straight function from the interpreter's
  * entry to END (what BLOCK, END, eg_vm_run's entry and eg_soft_program_run's set-up cost
  * otherwise: ~140 instructions a block on the ALU bench). */
 static bool whole_ok(const eg_soft_program_t *p)
 {
-    uint32_t n = p->code_count, blocks = 0;
+    uint32_t n = p->code_count, blocks = 0, lds = 0;
     if (n < 2u || p->code[n - 1u].op != EG_VM_END) return false;
     for (uint32_t pc = 0; pc + 1u < n; pc++) {
         uint32_t op = p->code[pc].op;
-        bool io = op == EG_VM_ST_OUT || op == EG_VM_LD_IN || op == EG_VM_LD_SYS;
+        bool io = op == EG_VM_ST_OUT || op == EG_VM_ST_POS || op == EG_VM_LD_IN || op == EG_VM_LD_SYS;
         if (op == EG_VM_BLOCK && p->code[pc].imm == 0) { blocks++; continue; }
+        if (whole_ld(p, &p->code[pc])) { lds++; continue; }
         if (!eg_vm_thread_covers(p, pc) || (!io && !j_alu_op(op))) return false;
     }
-    return blocks == 1u;
+    return blocks == 1u && lds <= EG_VM_JIT_LDS && (lds == 0u || (p->reg_count < EMGPU_SOFT_VM_MAX_REGS && n <= 0x10000u));
 }
 
 /* The whole program for 16 active lanes (eg_vm_jit_whole_fn_t): the lanes before BLOCK 0 are
@@ -433,11 +453,15 @@ static void j_whole_body(jb_t *j, jctx_t *c)
     cache_clear(c);
     c->clock = 0;
     eg_memset(c->quiet, 0, sizeof c->quiet);
+    c->ld_k = 0;
     for (uint32_t pc = 0; pc + 1u < c->p->code_count; pc++) {
         const eg_vm_inst_t *in = &c->p->code[pc];
         c->pc = pc;
         if (in->op == EG_VM_BLOCK) continue;
-        if (in->op == EG_VM_ST_OUT || in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS) j_io(j, c, in, pc);
+        if (whole_ld(c->p, in))
+            j_dst(j, c, in, R_REGS, c->p->reg_count * (uint32_t)sizeof(eg_soft_reg_t) + 4u * c->ld_k++);
+        else if (in->op == EG_VM_ST_OUT || in->op == EG_VM_ST_POS || in->op == EG_VM_LD_IN || in->op == EG_VM_LD_SYS)
+            j_io(j, c, in, pc);
         else j_dst(j, c, in, R_AX, 0);
         j_quiet(c, in);
     }
@@ -564,6 +588,7 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     p->jit_B = 0;
     p->jit_whole_at = 0;
     p->jit_rows_at[0] = p->jit_rows_at[1] = 0;
+    p->jit_ld_count = 0;
     if (!p->thread || !eg_vm_jit_available()) return false;
     uint32_t covered = 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) covered += eg_vm_thread_covers(p, pc);
@@ -574,11 +599,16 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     uint32_t code_at = c.pool_at + (KP_COUNT + 2u * p->const_count + 2u) * 32u;
     jb_t j = { NULL, code_at, 0 };
     bool whole = whole_ok(p);
+    uint32_t lds = 0;
+    for (uint32_t pc = 0; whole && pc < p->code_count; pc++)
+        if (whole_ld(p, &p->code[pc])) p->jit_ld_pc[lds++] = (uint16_t)pc;
+    bool rows = whole && lds == 0u;   /* (the fragment paths: no uniform words there) */
+    (void)rows;
     j_program(&j, &c, NULL);
     uint32_t whole_at = j.pos, rows_at[2] = { 0, 0 };
     if (whole) j_whole(&j, &c);
 #ifndef _WIN32
-    for (uint32_t o = 0; whole && o < 2u; o++) { rows_at[o] = j.pos; j_rows(&j, &c, o == 1u); }
+    for (uint32_t o = 0; rows && o < 2u; o++) { rows_at[o] = j.pos; j_rows(&j, &c, o == 1u); }
 #endif
     size_t size_B = EG_ALIGN_UP((size_t)j.pos, (size_t)JIT_PAGE_B);
     uint8_t *mem = eg_vm_jit_arena_alloc(size_B);
@@ -606,12 +636,13 @@ bool eg_vm_jit_build(eg_soft_program_t *p)
     j_program(&j, &c, entry);
     if (whole) j_whole(&j, &c);
 #ifndef _WIN32
-    for (uint32_t o = 0; whole && o < 2u; o++) j_rows(&j, &c, o == 1u);
+    for (uint32_t o = 0; rows && o < 2u; o++) j_rows(&j, &c, o == 1u);
 #endif
     if (!eg_port_exec_protect(mem, size_B, false)) { eg_vm_jit_arena_free(mem, size_B); return false; }
     p->jit = mem;
     p->jit_B = (uint32_t)size_B;
     p->jit_whole_at = whole ? whole_at : 0u;
+    p->jit_ld_count = lds;
     p->jit_rows_at[0] = rows_at[0];
     p->jit_rows_at[1] = rows_at[1];
     return true;
@@ -624,6 +655,7 @@ void eg_vm_jit_free(eg_soft_program_t *p)
     p->jit = NULL;
     p->jit_B = 0;
     p->jit_whole_at = 0;
+    p->jit_ld_count = 0;
     p->jit_rows_at[0] = p->jit_rows_at[1] = 0;
 }
 
@@ -634,7 +666,7 @@ bool eg_vm_jit_build(eg_soft_program_t *p) { eg_vm_jit_free(p); return false; }
 void eg_vm_jit_free(eg_soft_program_t *p)
 {
     p->jit = NULL;
-    p->jit_B = p->jit_whole_at = p->jit_rows_at[0] = p->jit_rows_at[1] = 0;
+    p->jit_B = p->jit_whole_at = p->jit_rows_at[0] = p->jit_rows_at[1] = p->jit_ld_count = 0;
 }
 
 #endif

@@ -410,17 +410,6 @@ static void walk_blocks(eg_soft_frag_t *f, const walk_t *k)
 
 #define REGION_PX 16
 
-/* Whether the edges reject the w x h px rectangle at (x0, y0) (edge extremes at its corners). */
-static bool region_rejected(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t w, int64_t h)
-{
-    for (uint32_t i = 0; i < 3; i++) {
-        int64_t ax = f->s.A[i] * (w * EG_SOFT_SUBPIX), by = f->s.B[i] * (h * EG_SOFT_SUBPIX);
-        int64_t e = f->s.A[i] * (x0 * EG_SOFT_SUBPIX) + f->s.B[i] * (y0 * EG_SOFT_SUBPIX) + f->s.C[i];
-        if (e + max64(ax, 0) + max64(by, 0) < 0) return true;
-    }
-    return false;
-}
-
 /* Whether every sample of the w x h px rectangle at (x0, y0) is inside all three edges. */
 static bool region_accepted(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
@@ -439,6 +428,7 @@ typedef struct rwalk {
     eg_soft_cfill_t cf;            /* blend state of the last proved value, row spans */
     eg_soft_const_tri_t ct;        /* the proof's per-triangle part */
     uint32_t side_ok, side_failed;  /* whole regions on the rectangle's sides proved / not */
+    bool wide;                      /* region_blocks takes block_cov_e's 8-lane test (AVX2) */
 } rwalk_t;
 
 /* The w x h px rectangle at (x0, y0) (multiples of 4) within the walked rectangle: when its
@@ -477,20 +467,52 @@ static bool region_const(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t 
     return true;
 }
 
-/* The w x h px rectangle at (x0, y0) block by block (the general path). */
-static void region_blocks(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h)
+/* The w x h px rectangle at (x0, y0) block by block (the general path). The edge values step
+ * from block to block by additions (walk_body's: the same integers as block_cov's products) and
+ * take the 8-lane test where the CPU has AVX2 (block_cov was ~160 instructions a block on the UI
+ * bench's corner blocks, ~15 k a run; corner11). */
+static EG_ALWAYS_INLINE void region_blocks_body(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h, bool wide)
 {
     const walk_t *k = r->k;
+    eg_soft_frag_t *f = &r->f;
     /* No per-block proof on blocks of failed parts: their bounded proof has just failed, the
      * exact one then holds for few of them (29% on the UI bench: 2 k instructions for each,
      * 2.4 k saved per success); shade() runs the VM, whose bytes the proof reproduces anyway. */
-    r->f.no_const_proof = true;
-    for (int64_t by0 = max64(y0, k->py0 & ~3); by0 < min64(y0 + h, k->py1); by0 += 4)
-        for (int64_t bx0 = max64(x0, k->px0 & ~3); bx0 < min64(x0 + w, k->px1); bx0 += 4) {
+    f->no_const_proof = true;
+    const int64_t bxs = max64(x0, k->px0 & ~3), bys = max64(y0, k->py0 & ~3);
+    const int64_t bxe = min64(x0 + w, k->px1), bye = min64(y0 + h, k->py1);
+    int64_t er[3], sx[3], sy[3];
+    for (uint32_t i = 0; i < 3u; i++) {
+        sx[i] = f->s.A[i] * (4 * EG_SOFT_SUBPIX);
+        sy[i] = f->s.B[i] * (4 * EG_SOFT_SUBPIX);
+        er[i] = f->s.A[i] * (bxs * EG_SOFT_SUBPIX) + f->s.B[i] * (bys * EG_SOFT_SUBPIX) + f->s.C[i];
+    }
+    for (int64_t by0 = bys; by0 < bye; by0 += 4, er[0] += sy[0], er[1] += sy[1], er[2] += sy[2]) {
+        int64_t e[3] = { er[0], er[1], er[2] };
+        for (int64_t bx0 = bxs; bx0 < bxe; bx0 += 4, e[0] += sx[0], e[1] += sx[1], e[2] += sx[2]) {
             eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
-            if (block_cov(&r->f, k, bx0, by0, cov)) eg_soft_shade_block(&r->f, (uint32_t)bx0, (uint32_t)by0, cov);
+            if (block_cov_e(f, k, bx0, by0, e, cov, wide)) eg_soft_shade_block(f, (uint32_t)bx0, (uint32_t)by0, cov);
         }
-    r->f.no_const_proof = false;
+    }
+    f->no_const_proof = false;
+}
+
+#if WALK_AVX2
+static __attribute__((target("avx2"))) void region_blocks_avx2(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h)
+{
+    region_blocks_body(r, x0, y0, w, h, true);
+}
+#endif
+
+static void region_blocks(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t h)
+{
+#if WALK_AVX2
+    if (r->wide) {
+        region_blocks_avx2(r, x0, y0, w, h);
+        return;
+    }
+#endif
+    region_blocks_body(r, x0, y0, w, h, false);
 }
 
 /* Regions of REGION_PX, then parts of the failed ones, then single blocks where no proof holds.
@@ -506,13 +528,18 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
     eg_soft_shade_setup(&r.f);   /* write_colors' per-triangle state */
     r.k = k;
     r.side_ok = r.side_failed = 0;
+#if WALK_AVX2
+    r.wide = __builtin_cpu_supports("avx2");
+#else
+    r.wide = false;
+#endif
     eg_soft_cfill_init(&r.cf);
     eg_soft_const_tri_init(&r.f, &r.ct);
     /* the regions on no side of the box (see side_x below), proved whole once one of them holds */
     eg_soft_const_tri_interior(&r.ct, (k->bx0 & ~(R - 1)) + R, (k->bx1 - 1) & ~(R - 1), (k->by0 & ~(R - 1)) + R,
                                (k->by1 - 1) & ~(R - 1));
-    /* region_rejected's edge values for the whole regions by steps (rrect10: its products were
-     * ~70 instructions a region): er at the row's first region, ea the region's */
+    /* Whether the edges reject a rectangle (the edge extremes at its corners), by steps (rrect10:
+     * the products were ~70 instructions a region): er at the row's first region, ea the region's */
     const int64_t rx0 = k->px0 & ~(R - 1);
     int64_t er[3], emax[3], sx[3], sy[3];
     for (uint32_t i = 0; i < 3u; i++) {
@@ -520,6 +547,16 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
         sy[i] = r.f.s.B[i] * (R * EG_SOFT_SUBPIX);
         emax[i] = max64(sx[i], 0) + max64(sy[i], 0);
         er[i] = r.f.s.A[i] * (rx0 * EG_SOFT_SUBPIX) + r.f.s.B[i] * ((k->py0 & ~(R - 1)) * EG_SOFT_SUBPIX) + r.f.s.C[i];
+    }
+    /* the parts' steps (q px) and the rejection's extremes for the three part shapes (q x R
+     * columns, R x q rows, R/2 quarters): the products were ~90 instructions a part (corner11) */
+    int64_t qx[3], qy[3], pmax[3][3];
+    for (uint32_t i = 0; i < 3u; i++) {
+        qx[i] = r.f.s.A[i] * (q * EG_SOFT_SUBPIX);
+        qy[i] = r.f.s.B[i] * (q * EG_SOFT_SUBPIX);
+        pmax[0][i] = max64(qx[i], 0) + max64(sy[i], 0);
+        pmax[1][i] = max64(sx[i], 0) + max64(qy[i], 0);
+        pmax[2][i] = max64(2 * qx[i], 0) + max64(2 * qy[i], 0);
     }
     for (int64_t ry = k->py0 & ~(R - 1); ry < k->py1; ry += R, er[0] += sy[0], er[1] += sy[1], er[2] += sy[2]) {
         int64_t ea[3] = { er[0], er[1], er[2] };
@@ -531,7 +568,7 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
              * goes straight to their parts: the whole region's proof would fail again (tried
              * per side, session 7: 0.2% more proofs, some sides' regions do hold) */
             if (!(side_x || side_y) || r.side_ok > 0u || r.side_failed < 2u) {
-                if (ea[0] + emax[0] < 0 || ea[1] + emax[1] < 0 || ea[2] + emax[2] < 0) continue;   /* region_rejected */
+                if (ea[0] + emax[0] < 0 || ea[1] + emax[1] < 0 || ea[2] + emax[2] < 0) continue;   /* rejected */
                 bool ok = region_const(&r, rx, ry, R, R);
                 if (side_x || side_y) {
                     r.side_ok += ok;
@@ -539,12 +576,17 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
                 }
                 if (ok) continue;
             }
+            /* the parts' rejection from ea by steps (the same integers as the products
+             * A (x * 256) + B (y * 256) + C + max(A w 256, 0) + max(B h 256, 0)) */
+            const uint32_t kind = side_x && !side_y ? 0u : side_y && !side_x ? 1u : 2u;
+            const int64_t *pm = pmax[kind], w = kind == 0u ? q : kind == 1u ? R : R / 2, h = kind == 1u ? q : kind == 0u ? R : R / 2;
             for (int64_t i = 0; i < 4; i++) {
-                int64_t x = rx, y = ry, w = R, h = R;
-                if (side_x && !side_y) { x = rx + i * q; w = q; }
-                else if (side_y && !side_x) { y = ry + i * q; h = q; }
-                else { x = rx + (i & 1) * (R / 2); y = ry + (i >> 1) * (R / 2); w = h = R / 2; }
-                if (!region_rejected(&r.f, x, y, w, h) && !region_const(&r, x, y, w, h)) region_blocks(&r, x, y, w, h);
+                /* the part's offset in q px steps: a column, a row or a quarter */
+                int64_t ix = kind == 0u ? i : kind == 2u ? (i & 1) * 2 : 0, iy = kind == 1u ? i : kind == 2u ? (i >> 1) * 2 : 0;
+                bool rej = (ea[0] + ix * qx[0] + iy * qy[0] + pm[0] < 0) | (ea[1] + ix * qx[1] + iy * qy[1] + pm[1] < 0) |
+                           (ea[2] + ix * qx[2] + iy * qy[2] + pm[2] < 0);
+                int64_t x = rx + ix * q, y = ry + iy * q;
+                if (!rej && !region_const(&r, x, y, w, h)) region_blocks(&r, x, y, w, h);
             }
         }
     }
@@ -663,6 +705,25 @@ static EG_ALWAYS_INLINE void raster_set_up(eg_soft_frag_t *f, eg_soft_worker_t *
         walk_blocks(f, &k);
 }
 
+/* A pair (eg_soft_raster_pair, pair11): both boxes clipped as raster_set_up clips them, then
+ * the span path's one walk for both, else each as alone, in order. */
+static void raster_pair_set_up(eg_soft_frag_t f[2], eg_soft_worker_t *w, const int64_t box[2][4])
+{
+    int64_t c[2][4];
+    for (uint32_t i = 0; i < 2u; i++) {
+        c[i][0] = max64(box[i][0], w->clip_x0); c[i][1] = min64(box[i][1], w->clip_x1);
+        c[i][2] = max64(box[i][2], w->clip_y0); c[i][3] = min64(box[i][3], w->clip_y1);
+        f[i].samples = f[i].ps->fb->samples == 4u ? 4u : 1u;
+        f[i].sx = f[i].samples == 4u ? sample_x4 : sample_x1;
+        f[i].sy = f[i].samples == 4u ? sample_y4 : sample_y1;
+    }
+    if (c[0][0] < c[0][1] && c[0][2] < c[0][3] && c[1][0] < c[1][1] && c[1][2] < c[1][3] &&
+        eg_soft_raster_fast_paths && eg_soft_span_pair(&f[0], c[0], &f[1], c[1]))
+        return;
+    raster_set_up(&f[0], w, box[0]);
+    raster_set_up(&f[1], w, box[1]);
+}
+
 static inline void frag_init(eg_soft_frag_t *f, eg_soft_worker_t *w, const eg_soft_pass_state_t *ps,
                              const eg_soft_tri_t *t)
 {
@@ -683,6 +744,30 @@ void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     frag_init(&f, w, ps, t);
     f.s = *s;
     raster_set_up(&f, w, box);
+}
+
+void eg_soft_raster_prepared_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *const t[2],
+                                  const eg_soft_setup_t s[2], const int64_t box[2][4])
+{
+    eg_soft_frag_t f[2];
+    for (uint32_t i = 0; i < 2u; i++) {
+        frag_init(&f[i], w, ps, t[i]);
+        f[i].s = s[i];
+    }
+    raster_pair_set_up(f, w, box);
+}
+
+void eg_soft_raster_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0,
+                         const eg_soft_tri_t *t1)
+{
+    eg_soft_frag_t f[2];
+    int64_t box[2][4];
+    frag_init(&f[0], w, ps, t0);
+    frag_init(&f[1], w, ps, t1);
+    bool ok0 = tri_setup(ps, t0, &f[0].s, box[0]), ok1 = tri_setup(ps, t1, &f[1].s, box[1]);
+    if (ok0 && ok1) raster_pair_set_up(f, w, box);
+    else if (ok0) raster_set_up(&f[0], w, box[0]);
+    else if (ok1) raster_set_up(&f[1], w, box[1]);
 }
 
 void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)

@@ -273,6 +273,12 @@ typedef struct eg_soft_worker {
     uint32_t range_vm_px;                         /* of their pixels, those whose bytes the range left open (VM) */
     uint32_t probe_skips;                         /* region proofs skipped: the probe saw outputs differ (rrect10) */
     uint32_t probe_wrong;                         /* of those, proofs that held (eg_soft_const_probe_check only) */
+    /* fill11, session 11: rows of proved regions filled by vectors (soft_raster_fill.c
+     * fill_rows_body): [0] 32 bytes or more, [1] 16 to 31, [2] fewer or a range source's (pixel
+     * by pixel), [3] vector chunks holding a value the memo did not have (its lanes through the
+     * memo), [4] vector chunks with a range source's open pixels (to the VM) */
+    uint32_t fill_vec_rows[5];
+    uint32_t vm_blocks;                           /* blocks shaded by shade_vm (soft_raster_shade.c, corner11) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -300,9 +306,45 @@ typedef struct eg_soft_setup {
 bool eg_soft_tri_prepare(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s, int64_t box[4]);
 void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t,
                              const eg_soft_setup_t *s, const int64_t box[4]);
+/** Two triangles adjacent in draw order (t1 after t0), as eg_soft_raster_triangle on each in
+ *  order, the span path's pair kernel taking both where it can (the same bytes). */
+void eg_soft_raster_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0,
+                         const eg_soft_tri_t *t1);
+/** The same given each one's set-up and box (eg_soft_raster_prepared on each, in order). */
+void eg_soft_raster_prepared_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *const t[2],
+                                  const eg_soft_setup_t s[2], const int64_t box[2][4]);
 
 /** Inputs of the fused mesh block path (eg_soft_frag_t mv_*): more take the general one. */
 #define EG_SOFT_MESH_VARY 8u
+
+/** The program block path (eg_soft_frag_t vm_state, vm; soft_raster_shade.c shade_vm): how it
+ *  writes, and its table built; EG_SOFT_VM_VARY inputs at most (more take the general path). The
+ *  path is 8-lane AVX2 code (soft_raster_shade_int.h SHADE_AVX2), so only those builds carry the
+ *  table (~560 B of every triangle's stack frame). */
+#define EG_SOFT_VM_COLORS 1u   /* write_colors */
+#define EG_SOFT_VM_PACK   2u   /* out_pack */
+#define EG_SOFT_VM_565    3u   /* eg_soft_blend_565 of target 0 */
+#define EG_SOFT_VM_U8     4u   /* eg_soft_blend_u8 of target 0 */
+#define EG_SOFT_VM_READY  0x80u
+#if EMGPU_SOFT_SIMD && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
+#define EG_SOFT_VM_TABLE 1
+#else
+#define EG_SOFT_VM_TABLE 0
+#endif
+#define EG_SOFT_VM_VARY 16u
+/** shade_vm's per-triangle part: interp_body's choices made once (lerped inputs first, then
+ *  those that are one value in every lane, then the perspective ones of those that hold only
+ *  where the block's weights are finite), bary_body's per-triangle products. */
+typedef struct eg_soft_vm_tri {
+    uint32_t nl, nc, nk;
+    uint64_t uni, kuni;                /* in_uniform's bits of the nc inputs, of the nk ones */
+    eg_soft_mask_t front;              /* the invocation's front_facing */
+    bool persp, need_z;                /* the perspective weights are read; FragCoord.z is */
+    float a0[EG_SOFT_VM_VARY], d1[EG_SOFT_VM_VARY], d2[EG_SOFT_VM_VARY];
+    float *dst[EG_SOFT_VM_VARY];
+    bool wp[EG_SOFT_VM_VARY];          /* a lerped input takes the perspective weights */
+    float cx[2][8], ry[2][2][8];       /* as mb_cx, mb_ry */
+} eg_soft_vm_tri_t;
 
 /** One triangle being rasterized by one worker. */
 typedef struct eg_soft_frag {
@@ -363,6 +405,16 @@ typedef struct eg_soft_frag {
     uint32_t mesh_store;
     bool ds_avx2;                      /* eg_soft_ds_fast takes its 8-lane rows (tex8) */
     uint8_t mesh_ju, mesh_jv;          /* eg_soft_mesh_block: the inputs of mesh_u, mesh_v (tex8) */
+    /* soft_raster_shade.c shade_vm (helper "corner11", session 11): vm_state set per triangle by
+     * eg_soft_shade_setup (one byte: a store per triangle), not 0 where shade() of a block is
+     * interpolation, the fragment program and the colour write alone (no depth / stencil, one
+     * sample, 8 lanes): EG_SOFT_VM_* says how it writes, plus EG_SOFT_VM_READY once vm holds the
+     * triangle's table (built at its first such block). Not set for the textured mesh's state
+     * (rs->fs_tex: eg_soft_shade_block does not read it there) */
+    uint8_t vm_state;
+#if EG_SOFT_VM_TABLE
+    eg_soft_vm_tri_t vm;
+#endif
 } eg_soft_frag_t;
 
 /** soft_sample.c: eg_soft_sample's fast path (2D view of one level in RGBA8, BGRA8, R8 or RGB565,
@@ -444,6 +496,11 @@ void eg_soft_shade_run(eg_soft_frag_t *f, uint32_t bx, uint32_t by, uint32_t n);
  *  [px0, px1) x [py0, py1) (already clipped to scissor and worker) and returns true, or returns
  *  false without touching anything when the triangle/pipeline does not qualify. */
 bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t py0, int64_t py1);
+/** Two triangles of one draw, fb's after fa's in draw order, each over its clipped pixel box
+ *  (px0, px1, py0, py1): both filled by the span path in one row walk where it can (glyph quads,
+ *  pair11), else each as eg_soft_span_triangle fills it; false (nothing done) when that path
+ *  does not take them. */
+bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *fb, const int64_t bb[4]);
 
 /** Fixed-point snapping used by setup (exposed for tests). */
 int32_t eg_soft_snap(float v);
@@ -604,6 +661,7 @@ typedef struct eg_soft_const_tri {
     float pv[EG_SOFT_CONST_TRI_VALS][4];
     bool rng;                      /* eg_soft_fill_range_ok(f): proofs may end in ranges (rrect9) */
     float pg[4];                   /* the probe's weight gradients per pixel: dl1/dx, dl1/dy, dl2/dx, dl2/dy */
+    uint8_t probe_out;             /* fill11: the output components a probe can see vary (bit c) */
 } eg_soft_const_tri_t;
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
 /** Test hook (rrect10): a region proof the probe skips runs anyway, and probe_wrong counts those

@@ -65,6 +65,19 @@ static inline float fmax_abs(const float r[2])
     return a > b ? a : b;
 }
 
+/* Loops of 4 corners written out (GCC -O2 keeps them rolled, with their corner choices inside). */
+#if defined(__clang__)
+#define BND_UNROLL_ _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define BND_UNROLL_ _Pragma("GCC unroll 4")
+#else
+#define BND_UNROLL_
+#endif
+
+#if EMGPU_SOFT_SIMD && (defined(__GNUC__) || defined(__clang__))
+#define BND_SIMD 1   /* lambda_bound2 */
+#else
+#define BND_SIMD 0
 /* l = e + fx * dx + fy * dy over e in [elo, ehi], fx in {fx0, fx1}, fy in {fy0, fy1}. */
 static bool lambda_bound(float elo, float ehi, float dx, float dy, const eg_soft_pxset_t *p, float out[2])
 {
@@ -80,9 +93,52 @@ static bool lambda_bound(float elo, float ehi, float dx, float dy, const eg_soft
     out[1] = h0 > h1 ? h0 : h1;
     return fin(out[0]) && fin(out[1]);
 }
+#endif
+
+/* lambda_bound of both weights at once (helper "corner11", session 11): the lanes are l1 from
+ * elo, from ehi, l2 from elo, from ehi; each lane takes lambda_bound's sums in its order and its
+ * minmax4's selects in its order (b < l ? b : l as a bit select: NaN compares false and keeps l),
+ * so the same four bounds. The two scalar calls were ~140 instructions a weights bound (~24 k of
+ * them a run of the UI bench: the region proofs and the background's constant rows). */
+#if BND_SIMD
+typedef float bnd_vf_t __attribute__((vector_size(16)));
+typedef int32_t bnd_vi_t __attribute__((vector_size(16)));
+
+static inline bnd_vf_t bnd_sel(bnd_vi_t m, bnd_vf_t a, bnd_vf_t b)
+{
+    bnd_vi_t ia, ib, r;
+    __builtin_memcpy(&ia, &a, 16);
+    __builtin_memcpy(&ib, &b, 16);
+    r = (ia & m) | (ib & ~m);
+    bnd_vf_t o;
+    __builtin_memcpy(&o, &r, 16);
+    return o;
+}
+
+static bool lambda_bound2(const float e1[2], const float e2[2], float d1x, float d1y, float d2x, float d2y,
+                          const eg_soft_pxset_t *p, float o1[2], float o2[2])
+{
+    float fx0 = (float)p->fx0, fx1 = (float)p->fx1, fy0 = (float)p->fy0, fy1 = (float)p->fy1;
+    const bnd_vf_t e = { e1[0], e1[1], e2[0], e2[1] }, dx = { d1x, d1x, d2x, d2x }, dy = { d1y, d1y, d2y, d2y };
+    const bnd_vf_t x0 = { fx0, fx0, fx0, fx0 }, x1 = { fx1, fx1, fx1, fx1 };
+    const bnd_vf_t y0 = { fy0, fy0, fy0, fy0 }, y1 = { fy1, fy1, fy1, fy1 };
+    bnd_vf_t a0 = e + x0 * dx + y0 * dy, a1 = e + x1 * dx + y0 * dy;
+    bnd_vf_t a2 = e + x0 * dx + y1 * dy, a3 = e + x1 * dx + y1 * dy;
+    bnd_vf_t l = a0, h = a0;
+    l = bnd_sel(a1 < l, a1, l); h = bnd_sel(a1 > h, a1, h);
+    l = bnd_sel(a2 < l, a2, l); h = bnd_sel(a2 > h, a2, h);
+    l = bnd_sel(a3 < l, a3, l); h = bnd_sel(a3 > h, a3, h);
+    o1[0] = l[0] < l[1] ? l[0] : l[1];
+    o1[1] = h[0] > h[1] ? h[0] : h[1];
+    if (!fin(o1[0]) || !fin(o1[1])) return false;
+    o2[0] = l[2] < l[3] ? l[2] : l[3];
+    o2[1] = h[2] > h[3] ? h[2] : h[3];
+    return fin(o2[0]) && fin(o2[1]);
+}
+#endif
 
 /* (float)E * inv over the block origins of p, E = A X + B Y + C at the block's first centre. */
-static void edge_bound(const eg_soft_setup_t *s, uint32_t i, const eg_soft_pxset_t *p, float out[2])
+static EG_ALWAYS_INLINE void edge_bound(const eg_soft_setup_t *s, uint32_t i, const eg_soft_pxset_t *p, float out[2])
 {
     int64_t X0 = p->bx0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, X1 = p->bx1 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
     int64_t Y0 = p->by0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y1 = p->by1 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
@@ -101,8 +157,12 @@ bool eg_soft_weights_bound(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, bo
     edge_bound(s, 2, p, e2);
     float d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
     float d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2, d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
+#if BND_SIMD
+    if (!lambda_bound2(e1, e2, d1x, d1y, d2x, d2y, p, o->l[0], o->l[1])) return false;
+#else
     if (!lambda_bound(e1[0], e1[1], d1x, d1y, p, o->l[0]) || !lambda_bound(e2[0], e2[1], d2x, d2y, p, o->l[1]))
         return false;
+#endif
     o->persp = false;
     if (!persp) return true;
     const float *iw = f->t->invw;
@@ -181,7 +241,7 @@ void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, e
 {
     const eg_soft_setup_t *s = &f->s;
     double inv = (double)s->inv_area2, m = 1.0;
-    for (uint32_t k = 0; k < 4u; k++) {
+    BND_UNROLL_ for (uint32_t k = 0; k < 4u; k++) {   /* (unrolled: the corner choices fold; corner11) */
         int64_t x = (k & 1u) ? p->bx1 + p->fx1 : p->bx0 + p->fx0, y = (k & 2u) ? p->by1 + p->fy1 : p->by0 + p->fy0;
         int64_t X = x * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = y * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
         double L1 = (double)(s->A[1] * X + s->B[1] * Y + s->C[1]) * inv;
@@ -195,7 +255,7 @@ void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, e
         m = w > m ? w : m;
     }
     double g = 0.0, gr[4] = { (double)s->A[1], (double)s->B[1], (double)s->A[2], (double)s->B[2] };
-    for (uint32_t k = 0; k < 4u; k++) {
+    BND_UNROLL_ for (uint32_t k = 0; k < 4u; k++) {
         double v = gr[k] * EG_SOFT_SUBPIX * inv;
         v = v < 0 ? -v : v;
         g = v > g ? v : g;
@@ -214,12 +274,14 @@ static bool affine_bound(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, ui
     bool persp = interp != EG_SOFT_INTERP_LINEAR;
     if (persp && (iw[0] != iw[1] || iw[0] != iw[2] || !(iw[0] >= 0x1p-60f) || !(iw[0] <= 0x1p60f))) return false;
     if (!fin(a0) || !fin(d1) || !fin(d2)) return false;
-    double vlo = 0.0, vhi = 0.0, m = ac->m, g = ac->g;
-    for (uint32_t k = 0; k < 4u; k++) {
-        double V = (double)a0 + (double)d1 * ac->L1[k] + (double)d2 * ac->L2[k];
-        vlo = k == 0u || V < vlo ? V : vlo;
-        vhi = k == 0u || V > vhi ? V : vhi;
-    }
+    double m = ac->m, g = ac->g;
+    /* the 4 corners written out (the loop, with its first-corner test, was ~50 instructions) */
+    const double A0d = (double)a0, D1 = (double)d1, D2 = (double)d2;
+    double V1 = A0d + D1 * ac->L1[1] + D2 * ac->L2[1], V2 = A0d + D1 * ac->L1[2] + D2 * ac->L2[2];
+    double V3 = A0d + D1 * ac->L1[3] + D2 * ac->L2[3], vlo = A0d + D1 * ac->L1[0] + D2 * ac->L2[0], vhi = vlo;
+    vlo = V1 < vlo ? V1 : vlo; vhi = V1 > vhi ? V1 : vhi;
+    vlo = V2 < vlo ? V2 : vlo; vhi = V2 > vhi ? V2 : vhi;
+    vlo = V3 < vlo ? V3 : vlo; vhi = V3 > vhi ? V3 : vhi;
     const double u = 5.9604644775390625e-8;
     double eta = 6.0 * u * (m + 10.0 * g);
     if (persp) eta += 13.0 * m * m * u;

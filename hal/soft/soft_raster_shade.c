@@ -104,6 +104,7 @@ typedef struct shade_memo {
     eg_soft_pack_fn out_pack;
     const eg_soft_target_t *out_t;
     eg_soft_pack_full_fn jit_pack;
+    uint8_t vm_state;
 } shade_memo_t;
 static shade_memo_t shade_memo[EMGPU_SOFT_MAX_THREADS];
 
@@ -129,10 +130,44 @@ static bool shade_setup_memo(eg_soft_frag_t *f, const shade_memo_t *m)
     f->mesh_fast = false;
 #if SHADE_AVX2
     if (m->mesh_ok) eg_soft_mesh_setup_tri(f);
+    else
 #endif
+        f->vm_state = m->vm_state;   /* (read only where !rs->fs_tex, never mesh_ok: no store on the mesh) */
     f->jit_fast = m->jit_fast;
     f->jit_pack = m->jit_pack;
     return true;
+}
+
+/* Whether shade() of a block reduces, for this draw, to interpolation (and FragCoord), the
+ * fragment program and write_colors, 8 lanes at a time: shade_vm's state. mesh_fast is never set
+ * here (eg_soft_mesh_state_ok asks rs->fs_tex). A block-constant program takes it only where the
+ * block's proof is off (f->no_const_proof, asked per block). */
+static bool vm_fast_ok(const eg_soft_frag_t *f)
+{
+#if SHADE_AVX2
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    if (!shade_avx2()) return false;
+    return rs->fs && eg_soft_raster_fast_paths && !rs->native_fs && !rs->fs_copy && !rs->fs_tex && f->samples == 1u &&
+           (rs->sample_mask & 1u) && !rs->depth_test && !rs->stencil_test && !f->ds_fast && !rs->fsi->writes_depth && !rs->alpha_to_coverage && !rs->fs->uses_sample_mask && !rs->fs->writes_sample_mask &&
+           !rs->fs->uses_sample_id && rs->nvary <= EG_SOFT_VM_VARY;
+#else
+    (void)f;
+    return false;
+#endif
+}
+
+/* f->vm_state for the draw: 0 where vm_fast_ok fails, else how shade_vm writes (write_colors'
+ * work in its state: uniform false, one sample). */
+static uint8_t vm_state_of(const eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_fb_t *fb = f->ps->fb;
+    if (!vm_fast_ok(f)) return 0u;
+    if (f->out_pack) return EG_SOFT_VM_PACK;
+    if (rs->rt_count == 1u && fb->color_count >= 1u && rs->blend[0].wmask && fb->color[0].base && rs->blend_fast[0] &&
+        eg_soft_raster_fast_paths)
+        return rs->blend_fast[0] & EG_SOFT_BLEND_U8_565 ? EG_SOFT_VM_565 : EG_SOFT_VM_U8;
+    return EG_SOFT_VM_COLORS;
 }
 
 void eg_soft_shade_setup(eg_soft_frag_t *f)
@@ -157,11 +192,12 @@ void eg_soft_shade_setup(eg_soft_frag_t *f)
 #endif
     f->jit_fast = jit_fast_ok(f);
     f->jit_pack = f->jit_fast && f->out_pack ? eg_soft_pack_full_of(f->out_pack, f->out_t, f->out_wmask) : NULL;
+    f->vm_state = vm_state_of(f);
     /* ds_write is set only where ds_fast is (eg_soft_ds_fast_setup): not read otherwise */
     if (m)
         *m = (shade_memo_t){ f->ps->serial, f->ps, rs, eg_soft_raster_fast_paths, f->ds_fast && f->ds_write, f->ds_avx2, mesh_ok,
                              f->jit_fast, f->samples, eg_soft_shade_vw, f->ds_fast, f->out_wmask, f->ds_lo, f->ds_hi,
-                             f->ds_base, f->ds_pitch_B, f->out_pack, f->out_t, f->jit_pack };
+                             f->ds_base, f->ds_pitch_B, f->out_pack, f->out_t, f->jit_pack, f->vm_state };
 }
 
 bool eg_soft_raster_fast_paths = true;
@@ -348,6 +384,213 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     write_colors(f, bx, by, cov, false);
 }
 
+#if SHADE_AVX2
+/* ---- the program block in one state (helper "corner11", session 11) ----
+ * The rounded rectangles' corner blocks (the UI bench: ~2,770 a frame, every one through the
+ * program) spent ~1,500 instructions a block in shade(), of which ~500 in interp_body's choices
+ * per input and ~140 in write_colors' loop; the program itself ~130. shade_vm is shade() in
+ * vm_fast_ok's state with those choices made once per triangle (vm_tri_setup): the same
+ * barycentrics (bary_body's per-lane products, taken per triangle as mesh_setup does), the same
+ * lerp_body per input or the same a0 in every lane (with the same persp_finite test where
+ * interp_body asks it), the same invocation, program and write: the same bytes. */
+
+/* interp_body's per-input choices and bary_body's per-triangle products (f->vm). */
+static SHADE_AVX2_ATTR void vm_tri_setup(eg_soft_frag_t *f)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    const eg_soft_tri_t *t = f->t;
+    eg_soft_vm_tri_t *m = &f->vm;
+    float ca[EG_SOFT_VM_VARY], ka[EG_SOFT_VM_VARY], kd1[EG_SOFT_VM_VARY], kd2[EG_SOFT_VM_VARY];
+    float *cdst[EG_SOFT_VM_VARY], *kdst[EG_SOFT_VM_VARY];
+    uint64_t uni = 0, kuni = 0;
+    uint32_t nl = 0, nc = 0, nk = 0;
+    for (uint32_t j = 0; j < rs->nvary; j++) {
+        float *dst = f->w->io_in[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
+        uint64_t slot = (uint64_t)1 << (rs->vary_loc[j] * 4u + rs->vary_comp[j]);
+        if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) {
+            ca[nc] = t->prov->var[j];
+            cdst[nc++] = dst;
+            uni |= slot;
+            continue;
+        }
+        float a0 = t->v[0]->var[j], d1 = t->v[1]->var[j] - a0, d2 = t->v[2]->var[j] - a0;
+        bool persp = rs->vary_interp[j] != EG_SOFT_INTERP_LINEAR;
+        if (d1 == 0.0f && d2 == 0.0f && finite_nonzero(a0)) {   /* (eg_soft_raster_fast_paths: vm_fast_ok) */
+            if (!persp) {
+                ca[nc] = a0;
+                cdst[nc++] = dst;
+                uni |= slot;
+            } else {   /* a0 where the block's perspective weights are finite */
+                ka[nk] = a0;
+                kd1[nk] = d1;
+                kd2[nk] = d2;
+                kdst[nk++] = dst;
+                kuni |= slot;
+            }
+            continue;
+        }
+        m->a0[nl] = a0;
+        m->d1[nl] = d1;
+        m->d2[nl] = d2;
+        m->dst[nl] = dst;
+        m->wp[nl++] = persp;
+    }
+    for (uint32_t i = 0; i < nc; i++) {
+        m->a0[nl + i] = ca[i];
+        m->dst[nl + i] = cdst[i];
+    }
+    for (uint32_t i = 0; i < nk; i++) {
+        uint32_t o = nl + nc + i;
+        m->a0[o] = ka[i];
+        m->d1[o] = kd1[i];
+        m->d2[o] = kd2[i];
+        m->dst[o] = kdst[i];
+    }
+    m->nl = nl;
+    m->nc = nc;
+    m->nk = nk;
+    m->uni = uni;
+    m->kuni = kuni;
+    m->front = (!t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
+    m->persp = rs->persp_used || (rs->frag_coord_used & 8u);
+    m->need_z = (rs->frag_coord_used & 4u) != 0u;   /* (no depth / stencil test: vm_fast_ok) */
+    /* bary_body's wide branch: (float)(l & 3) * d?x and (float)(row) * d?y, the same products */
+    const eg_soft_setup_t *s = &f->s;
+    float dx[2] = { (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2, (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2 };
+    float dy[2] = { (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2, (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2 };
+    static const float kx[8] = { 0, 1, 2, 3, 0, 1, 2, 3 }, ky[2][8] = { { 0, 0, 0, 0, 1, 1, 1, 1 }, { 2, 2, 2, 2, 3, 3, 3, 3 } };
+    for (uint32_t v = 0; v < 2u; v++) {
+        for (uint32_t l = 0; l < 8u; l++) m->cx[v][l] = kx[l] * dx[v];
+        for (uint32_t h = 0; h < 2u; h++)
+            for (uint32_t l = 0; l < 8u; l++) m->ry[v][h][l] = ky[h][l] * dy[v];
+    }
+    f->vm_state |= EG_SOFT_VM_READY;
+}
+
+/* barycentrics_avx2 with vm_tri_setup's products: per lane e + k dx + r dy, then the
+ * perspective weights (m->persp), bary_body's operations in its order. */
+static SHADE_AVX2_ATTR EG_ALWAYS_INLINE void vm_bary(const eg_soft_frag_t *f, const eg_soft_vm_tri_t *m, uint32_t bx,
+                                                     uint32_t by, bary_t *b)
+{
+    const eg_soft_setup_t *s = &f->s;
+    int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    float e1 = (float)(s->A[1] * X + s->B[1] * Y + s->C[1]) * s->inv_area2;
+    float e2 = (float)(s->A[2] * X + s->B[2] * Y + s->C[2]) * s->inv_area2;
+    v8f cx1, cx2;
+    __builtin_memcpy(&cx1, m->cx[0], 32);
+    __builtin_memcpy(&cx2, m->cx[1], 32);
+    const v8f c1 = V8(e1) + cx1, c2 = V8(e2) + cx2, one = V8(1.0f);
+    const v8f v0 = V8(f->t->invw[0]), v1 = V8(f->t->invw[1]), v2 = V8(f->t->invw[2]);
+    for (uint32_t h = 0; h < 2u; h++) {
+        v8f y1, y2;
+        __builtin_memcpy(&y1, m->ry[0][h], 32);
+        __builtin_memcpy(&y2, m->ry[1][h], 32);
+        v8f l1 = c1 + y1, l2 = c2 + y2;
+        __builtin_memcpy(b->l[0] + 8u * h, &l1, 32);
+        __builtin_memcpy(b->l[1] + 8u * h, &l2, 32);
+        if (!m->persp) continue;
+        v8f l0 = one - l1 - l2;
+        v8f q0 = l0 * v0, q1 = l1 * v1, q2 = l2 * v2;
+        v8f w1 = q0 + q1 + q2;
+        v8f rw = one / w1;
+        q1 = q1 * rw;
+        q2 = q2 * rw;
+        __builtin_memcpy(b->p[0] + 8u * h, &q1, 32);
+        __builtin_memcpy(b->p[1] + 8u * h, &q2, 32);
+        __builtin_memcpy(b->w1 + 8u * h, &w1, 32);
+    }
+}
+
+typedef uint32_t v8u __attribute__((vector_size(32)));
+
+/* persp_finite in 8 lanes: no exponent of all ones in either perspective weight */
+static SHADE_AVX2_ATTR EG_ALWAYS_INLINE bool vm_persp_finite(const bary_t *b)
+{
+    const v8u e = { 0x7f800000u, 0x7f800000u, 0x7f800000u, 0x7f800000u,
+                    0x7f800000u, 0x7f800000u, 0x7f800000u, 0x7f800000u };
+    v8u bad = { 0 };
+    for (uint32_t h = 0; h < EG_SOFT_LANES; h += 8u) {
+        v8u x, y;
+        __builtin_memcpy(&x, b->p[0] + h, 32);
+        __builtin_memcpy(&y, b->p[1] + h, 32);
+        bad |= (v8u)((x & e) == e) | (v8u)((y & e) == e);
+    }
+    return __builtin_ia32_movmskps256((v8f)bad) == 0;
+}
+
+/* shade(f, bx, by, cov, 0, false) in vm_fast_ok's state */
+static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    eg_soft_mask_t pix = cov[0];
+    if (!pix) return;
+    if (!(f->vm_state & EG_SOFT_VM_READY)) vm_tri_setup(f);
+    const eg_soft_vm_tri_t *m = &f->vm;
+    f->w->vm_blocks++;
+    eg_soft_mask_t lanes = quad_expand(pix);
+    bary_t b;
+    float zc[EG_SOFT_LANES];
+    if (m->persp || m->need_z || rs->nvary) vm_bary(f, m, bx, by, &b);
+    if (m->need_z) depth_lerp_avx2(f, &b, zc);
+    /* (the counts in locals: the stores through dst may alias m for the compiler) */
+    const uint32_t nl = m->nl, nc = nl + m->nc, nk = nc + m->nk;
+    for (uint32_t i = 0; i < nl; i++) {
+        const float (*w)[EG_SOFT_LANES] = m->wp[i] ? b.p : b.l;
+        lerp_body(m->dst[i], w[0], w[1], m->a0[i], m->d1[i], m->d2[i], false, 0.0f, true);
+    }
+    uint64_t uni = m->uni;
+    bool fin = nk == nc || vm_persp_finite(&b);
+    if (fin) {
+        for (uint32_t i = nl; i < nk; i++) {
+            v8f a = V8(m->a0[i]);
+            __builtin_memcpy(m->dst[i], &a, 32);
+            __builtin_memcpy(m->dst[i] + 8, &a, 32);
+        }
+        uni |= m->kuni;
+    } else {
+        for (uint32_t i = nl; i < nc; i++) {
+            v8f a = V8(m->a0[i]);
+            __builtin_memcpy(m->dst[i], &a, 32);
+            __builtin_memcpy(m->dst[i] + 8, &a, 32);
+        }
+        for (uint32_t i = nc; i < nk; i++)
+            lerp_body(m->dst[i], b.p[0], b.p[1], m->a0[i], m->d1[i], m->d2[i], false, 0.0f, true);
+    }
+    f->w->in_uniform = uni;
+    eg_soft_invocation_t inv;
+    inv.in = f->w->io_in;
+    inv.out = f->w->io_out;
+    if (rs->fsi->uses_frag_coord) {
+        frag_coord_xy(&inv, bx, by);
+        if (m->need_z) __builtin_memcpy(inv.position.c[2].f, zc, sizeof zc);
+        if (m->persp) __builtin_memcpy(inv.position.c[3].f, b.w1, sizeof b.w1);
+    }
+    inv.front_facing = m->front;
+    inv.helper = lanes & ~pix;
+    inv.active = lanes;
+    inv.sample_id = 0;
+    eg_vm_jit_whole_fn_t whole = jit_whole(rs->fs);
+    if (whole) {
+        eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+        whole(regs, &inv);
+    } else {
+        eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
+    }
+    cov[0] = pix & inv.active;   /* shade()'s cov &= alive */
+    const uint32_t wr = f->vm_state & ~EG_SOFT_VM_READY;
+    if (wr == EG_SOFT_VM_COLORS) {
+        write_colors(f, bx, by, cov, false);
+        return;
+    }
+    if (!cov[0]) return;
+    const eg_soft_target_t *t = wr == EG_SOFT_VM_PACK ? f->out_t : &f->ps->fb->color[0];
+    uint8_t *blk = t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B;
+    if (wr == EG_SOFT_VM_PACK) f->out_pack(t, blk, cov[0], &f->w->io_out[0], f->out_wmask);
+    else if (wr == EG_SOFT_VM_565) eg_soft_blend_565(t, blk, cov[0], &f->w->io_out[0], rs->blend_fast[0]);
+    else eg_soft_blend_u8(t, blk, cov[0], &f->w->io_out[0], rs->blend_fast[0]);
+}
+#endif
+
 /* shade()'s const path without interpolation or proof: no depth/stencil test (the region walk
  * of soft_raster.c checks), so only the sample mask and the store remain. */
 void eg_soft_shade_const_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
@@ -384,6 +627,10 @@ void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_ma
     /* the texture's per-triangle check first: shade() runs the VM where it fails */
     if (f->mesh_fast && eg_soft_tex_prep(f)) {
         eg_soft_shade_mesh(f, bx, by, cov);
+        return;
+    }
+    if (!rs->fs_tex && f->vm_state && (!rs->fs_const || f->no_const_proof)) {
+        shade_vm(f, bx, by, cov);
         return;
     }
 #endif

@@ -543,6 +543,41 @@ static const tex_memo_t *tex_lookup(const eg_soft_frag_t *f, const eg_soft_span_
     return m;
 }
 
+/* The per-triangle constants of f's triangle (k: its weights' gradients, 1/w and each value's
+ * a0, dv1, dv2, fixed and persp). */
+static EG_ALWAYS_INLINE void span_values(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, span_tri_t *kp)
+{
+    const eg_soft_setup_t *s = &f->s;
+    const eg_soft_tri_t *t = f->t;
+    kp->d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2;
+    kp->d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
+    kp->d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2;
+    kp->d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
+    kp->iw0 = t->invw[0]; kp->iw1 = t->invw[1]; kp->iw2 = t->invw[2];
+    /* kp->fixed (span_value_fixed, soft_span_int.h) and kp->persp as each value is filled; a
+     * triangle of fixed values has constant rows of any length, proved without bounds */
+    const bool safe = span_fixed_safe(kp);
+    const float *var0 = t->v[0]->var, *var1 = t->v[1]->var, *var2 = t->v[2]->var, *varp = t->prov->var;
+    uint32_t fixed = 0;
+    bool persp = false;
+    for (uint32_t v = 0; v < sp->nval; v++) {
+        uint32_t j = sp->vary[v], interp = sp->interp[v];
+        float a0 = varp[j], d1 = 0.0f, d2 = 0.0f;
+        if (interp != EG_SOFT_INTERP_FLAT) {
+            a0 = var0[j];
+            d1 = var1[j] - a0;
+            d2 = var2[j] - a0;
+        }
+        kp->a0[v] = a0;
+        kp->dv1[v] = d1;
+        kp->dv2[v] = d2;
+        if (span_value_fixed(interp, safe, a0, d1, d2)) fixed |= 1u << v;
+        else persp |= interp == EG_SOFT_INTERP_PERSPECTIVE;
+    }
+    kp->fixed = fixed;
+    kp->persp = persp;
+}
+
 bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
@@ -575,33 +610,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     }
     span_tri_t k;
     const eg_soft_setup_t *s = &f->s;
-    k.d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2;
-    k.d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
-    k.d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2;
-    k.d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
-    k.iw0 = t->invw[0]; k.iw1 = t->invw[1]; k.iw2 = t->invw[2];
-    /* k.fixed (span_value_fixed, soft_span_int.h) and k.persp as each value is filled; a
-     * triangle of fixed values has constant rows of any length, proved without bounds */
-    const bool safe = span_fixed_safe(&k);
-    const float *var0 = t->v[0]->var, *var1 = t->v[1]->var, *var2 = t->v[2]->var, *varp = t->prov->var;
-    uint32_t fixed = 0;
-    bool persp = false;
-    for (uint32_t v = 0; v < sp->nval; v++) {
-        uint32_t j = sp->vary[v], interp = sp->interp[v];
-        float a0 = varp[j], d1 = 0.0f, d2 = 0.0f;
-        if (interp != EG_SOFT_INTERP_FLAT) {
-            a0 = var0[j];
-            d1 = var1[j] - a0;
-            d2 = var2[j] - a0;
-        }
-        k.a0[v] = a0;
-        k.dv1[v] = d1;
-        k.dv2[v] = d2;
-        if (span_value_fixed(interp, safe, a0, d1, d2)) fixed |= 1u << v;
-        else persp |= interp == EG_SOFT_INTERP_PERSPECTIVE;
-    }
-    k.fixed = fixed;
-    k.persp = persp;
+    span_values(f, sp, &k);
     const eg_soft_target_t *tg = &fb->color[0];
     /* fused rows: copy classes, and R8 glyph coverage with nearest sampling */
     bool r8 = prepared && !s2->linear && s2->format == WGPUTextureFormat_R8Unorm;
@@ -704,6 +713,102 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     f->w->span_copy_px += copied;
     f->w->span_skip_px += skipped;
     f->w->span_row_px += rows;
+    return true;
+}
+
+bool eg_soft_span_pair_on = true;
+uint32_t eg_soft_span_pair_quads;
+
+bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r)
+{
+    return eg_soft_span_pair_on && r->span && r->span->pair[0] && eg_soft_raster_fast_paths;
+}
+
+/* A glyph triangle's fused set-up (eg_soft_span_triangle's, for a texture class without
+ * constant rows: try_rows false) and whether FZ_(glyph) would fill it (TEXC, one moving edge). */
+static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const eg_soft_sample2d_t *s2,
+                                       uint32_t wi, const int64_t box[4], span_tri_t *k, span_fill_t *fc)
+{
+    span_values(f, sp, k);
+    fc->f = f;
+    eg_soft_span_fused_tri(sp, k, s2, fc);
+    edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
+    fc->px0 = box[0]; fc->px1 = box[1]; fc->py0 = box[2]; fc->py1 = box[3];
+    fc->rows_min = eg_soft_span_rowc_min_fused;
+    fc->try_rows = fc->fixed_row = false;
+    fc->fixed_px = 0u;
+    const eg_soft_target_t *tg = &f->ps->fb->color[0];
+    fc->base = tg->base;
+    fc->pitch_B = tg->row_pitch_B;
+    fc->own_x0 = f->w->clip_x0;
+    fc->own_x1 = f->w->clip_x1;
+    fc->filled = fc->skipped = fc->rows = 0;
+    if (fc->modes == FZ_MODES_TEXC && (!sp->fused[wi][FZ_MODES_TEXC] || !span_edges_one(fc))) fc->modes = FZ_MODES_TEX;
+    return fc->modes == FZ_MODES_TEXC;
+}
+
+/* FZ_(glyph2)'s conditions on two FZ_(glyph) triangles: their moving edges (ew[0]) one line
+ * with complementary edge functions (E_a + E_b = -1 at every pixel centre: the same A, B with
+ * signs swapped, C_a + C_b = -1 after the top-left adjustment, so each pixel centre is on exactly
+ * one side and the split of a row is one column), and everything FZ_(glyph) takes once per
+ * triangle other than the coordinates equal: colour, coverage multiplier order, coordinate
+ * modes, 1/w (as bits). */
+static bool pair_shares(const eg_soft_setup_t *sa, const eg_soft_setup_t *sb, const span_fill_t *a, const span_fill_t *b)
+{
+    if (a->persp != b->persp || a->uv_mode[0] != b->uv_mode[0] || a->uv_mode[1] != b->uv_mode[1] ||
+        a->mul_first[3] != b->mul_first[3] || a->kbits[0] != b->kbits[0] || a->kbits[1] != b->kbits[1] ||
+        a->kbits[2] != b->kbits[2] || a->kbits[3] != b->kbits[3])
+        return false;
+    union { float f[3]; uint32_t u[3]; } wa = { { a->iw0, a->iw1, a->iw2 } }, wb = { { b->iw0, b->iw1, b->iw2 } };
+    if (wa.u[0] != wb.u[0] || wa.u[1] != wb.u[1] || wa.u[2] != wb.u[2]) return false;
+    if (a->ew[0].kind == 0 || a->ew[0].kind != -b->ew[0].kind || a->ew[0].d != b->ew[0].d) return false;
+    for (uint32_t i = 0; i < 3u; i++)
+        for (uint32_t j = 0; j < 3u; j++)
+            if (sa->A[i] != 0 && sa->B[i] != 0 && sa->A[i] == -sb->A[j] && sa->B[i] == -sb->B[j] &&
+                sa->C[i] + sb->C[j] == -1)
+                return true;
+    return false;
+}
+
+bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *fb, const int64_t bb[4])
+{
+    const struct eg_soft_raster_pipeline *rs = fa->rs;
+    const eg_soft_span_pipe_t *sp = rs->span;
+    const eg_soft_fb_t *fbuf = fa->ps->fb;
+    const eg_soft_tri_t *ta = fa->t, *tb = fb->t;
+    uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
+    /* eg_soft_span_triangle's conditions for both, on the way to FZ_(glyph): a blended texture
+     * class (sp->pair), no constant rows, the fused kernels on */
+    if (!eg_soft_span_pair_on || !sp || !sp->pair[wi] || eg_soft_span_fused_width == 1u || sp->rowconst ||
+        rs->native_fs || fb->ps != fa->ps || fb->rs != rs || fa->samples != 1u || fbuf->color_count < 1u ||
+        !fbuf->color[0].base || ta->invw[0] != ta->invw[1] || ta->invw[0] != ta->invw[2] ||
+        tb->invw[0] != tb->invw[1] || tb->invw[0] != tb->invw[2])
+        return false;
+    const tex_memo_t *m = tex_lookup(fa, sp);   /* one draw: the same objects for both */
+    if (!m || !m->prepared || m->s2.linear || m->s2.format != WGPUTextureFormat_R8Unorm || !sp->fused[0][FZ_MODES_TEX])
+        return false;
+    const eg_soft_sample2d_t *s2 = &m->s2;
+    span_tri_t k[2];
+    span_fill_t fc[2];
+    bool ga = pair_fill(fa, sp, s2, wi, ba, &k[0], &fc[0]);
+    bool gb = pair_fill(fb, sp, s2, wi, bb, &k[1], &fc[1]);
+    const span_fill_t *a = &fc[0], *b = &fc[1];
+    if (ga && gb && pair_shares(&fa->s, &fb->s, a, b)) {
+        /* FZ_(glyph2)'s left triangle first: the one whose moving edge bounds it on the right */
+        if (a->ew[0].kind < 0) sp->pair[wi](sp, &fc[0], &fc[1]);
+        else sp->pair[wi](sp, &fc[1], &fc[0]);
+        if (fa->w == &eg_soft_worker_main) eg_soft_span_pair_quads++;
+    } else {   /* each alone, in order, as eg_soft_span_triangle fills it */
+        sp->fused[wi][fc[0].modes](sp, &fc[0]);
+        sp->fused[wi][fc[1].modes](sp, &fc[1]);
+    }
+    eg_soft_worker_t *w = fa->w;
+    for (uint32_t t = 0; t < 2u; t++) {
+        w->span_px += fc[t].filled;
+        w->span_skip_px += fc[t].skipped;
+        w->span_row_px += fc[t].rows;
+        w->span_fused_px += fc[t].filled - fc[t].rows;
+    }
     return true;
 }
 

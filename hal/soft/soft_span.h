@@ -71,6 +71,14 @@ uint32_t eg_soft_span_copy_widths(void);
 /** Test hook (soft_span.c): shortest row a fused triangle tries the constant-row proof on
  *  (ROWC_MIN_PX_FUSED, 128 px; the chunk loop uses 16). */
 extern int64_t eg_soft_span_rowc_min_fused;
+/** Test hook (soft_span.c): glyph quads' two triangles filled in one row walk (true) or each
+ *  alone (false); the same bytes (eg_soft_span_pair). */
+extern bool eg_soft_span_pair_on;
+/** Test counter: pairs the submitting thread's worker filled in one walk (FZ_(glyph2)). */
+extern uint32_t eg_soft_span_pair_quads;
+/** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
+ *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */
+bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r);
 /** Bumped at each pass begin (soft_bin.c): the span path's per-worker texture look-ups expire. */
 extern uint32_t eg_soft_span_epoch;
 

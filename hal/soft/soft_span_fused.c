@@ -173,11 +173,13 @@ void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
     eg_memset(sp->fused, 0, sizeof sp->fused);
     for (uint32_t m = m0; m < m1; m++) sp->fused[0][m] = sp->fused[1][m] = fns_4[f][blend][m];
     for (uint32_t k = 0; k < 3u; k++) sp->copy[0][k] = sp->copy[1][k] = sp->texcopy ? copies_4[k] : NULL;
+    sp->pair[0] = sp->pair[1] = sp->cls.tex && blend ? pairs_4[f] : NULL;
 #ifdef FZ_AVX2
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) {
         for (uint32_t m = m0; m < m1; m++) sp->fused[1][m] = fns_8[f][blend][m];
         for (uint32_t k = 0; k < 3u && sp->texcopy; k++) sp->copy[1][k] = copies_8[k];
+        if (sp->pair[0]) sp->pair[1] = pairs_8[f];
     }
 #endif
 }
@@ -205,6 +207,7 @@ void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
     fused_chan_prep(sp);
     eg_memset(sp->fused, 0, sizeof sp->fused);
     eg_memset(sp->copy, 0, sizeof sp->copy);
+    sp->pair[0] = sp->pair[1] = NULL;
 }
 
 #endif

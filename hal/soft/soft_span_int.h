@@ -189,11 +189,16 @@ static inline bool span_edges_one(span_fill_t *c)
 /** Fills c's triangle row by row (after eg_soft_span_fused_tri). */
 typedef void (*span_tri_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *c);
 
+/** Fills two glyph triangles a, b (b after a in draw order) in one row walk (soft_span_glyph.inc
+ *  FZ_(glyph2); eg_soft_span_pair decides when). */
+typedef void (*span_pair_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *a, span_fill_t *b);
+
 struct eg_soft_span_pipe {
     eg_soft_span_class_t cls;
     span_store_fn store;
     span_tri_fn fused[2][FZ_MODES_N];    /* [4 lanes, widest the CPU runs][FZ_MODES_*] (NULL: none) */
     span_tri_fn copy[2][3];              /* texel copy rows [width][texcopy kind - 1] (NULL: chunk path) */
+    span_pair_fn pair[2];                /* [width] blended glyph quads (NULL: none; eg_soft_span_pair) */
     bool sa_c, inv_c, sa_a, inv_a;       /* src factor SrcAlpha (else One), dst OneMinusSrcAlpha (else Zero) */
     bool any_persp;
     bool texcopy;                        /* output = the texel, no blend: candidate for texel_copy */

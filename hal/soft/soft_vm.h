@@ -26,6 +26,8 @@
  * textures + 16 samplers + 8 storage buffers + 4 storage textures + 12 uniform buffers), which
  * the soft device reports (kernel/api/limits.c), so every stage the front end accepts fits. */
 #define EG_VM_MAX_SLOTS 56u
+/* Uniform loads a vertex program's whole-program JIT function may have (one register of words). */
+#define EG_VM_JIT_LDS 16u
 
 typedef enum eg_vm_op {
 #define EG_VM_OPS(X) \
@@ -122,6 +124,11 @@ struct eg_soft_program {
     /* Offsets in jit of the whole program looped over a row of blocks with the RGBA8 ([0]) /
      * BGRA8 ([1]) pack (eg_vm_jit_rows_fn_t, soft_jit.c j_rows), 0 = none (helper "blk8"). */
     uint32_t jit_rows_at[2];
+    /* The whole program's uniform loads (vertex programs: LDBUF at a fixed address), their pcs in
+     * program order: eg_soft_program_run writes load k's word at byte 4 k of regs[reg_count]
+     * before the call, and the code broadcasts it from there (soft_jit.c whole_ld). */
+    uint32_t jit_ld_count;
+    uint16_t jit_ld_pc[EG_VM_JIT_LDS];
     uint32_t slot_count;
     eg_vm_slot_t slots[EG_VM_MAX_SLOTS];
     bool uses_barrier;

@@ -418,9 +418,19 @@ void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res,
     eg_soft_mask_t pending[EMGPU_SOFT_VM_MAX_BLOCKS];
     eg_vm_res_t bound;
 #if EMGPU_SOFT_JIT
-    /* the whole program as one native function (soft_jit.c): no bind (it reads no resource),
-     * no pending masks, no interpreter entry; all lanes active, none killed */
+    /* the whole program as one native function (soft_jit.c): no bind (it reads no resource but
+     * a vertex program's uniform words, written here first), no pending masks, no interpreter
+     * entry; all lanes active, none killed */
     if (p->jit && p->jit_whole_at && inv->active == EG_SOFT_ALL_LANES) {
+        if (p->jit_ld_count) {   /* the uniform words the code broadcasts (soft_jit.c whole_ld) */
+            uint32_t *w = regs[p->reg_count].u;
+            eg_vm_bind(p, res, &bound);
+            for (uint32_t k = 0; k < p->jit_ld_count; k++) {   /* memory_op's LDBUF, !dyn */
+                const eg_vm_inst_t *in = &p->code[p->jit_ld_pc[k]];
+                const uint8_t *q = in_range(bound.mem[in->d], bound.size_B[in->d], in->imm);
+                w[k] = q ? load32(q) : 0u;
+            }
+        }
         ((eg_vm_jit_whole_fn_t)(uintptr_t)(p->jit + p->jit_whole_at))(regs, inv);
         return;
     }

@@ -131,6 +131,23 @@ static const struct eg_vm_top *th_st_out_k(const struct eg_vm_top *op, eg_soft_r
     vm_commit(&st->inv->out[op->d >> 2].c[op->d & 3u], &k, st->exec);
     return op + 1;
 }
+/* gl_Position component op->d (vertex programs: ST_POS as memory_op commits it), from a lane
+ * register or a constant (z = 0, w = 1 are often literals): threaded, so a vertex program of
+ * interface moves and ALU operations is one straight run the JIT translates whole. */
+static const struct eg_vm_top *th_st_pos(const struct eg_vm_top *op, eg_soft_reg_t *regs, eg_vm_state_t *st)
+{
+    vm_commit(&st->inv->position.c[op->d], (const eg_soft_reg_t *)(const void *)((const uint8_t *)regs + op->a),
+              st->exec);
+    return op + 1;
+}
+static const struct eg_vm_top *th_st_pos_k(const struct eg_vm_top *op, eg_soft_reg_t *regs, eg_vm_state_t *st)
+{
+    eg_soft_reg_t k;
+    (void)regs;
+    for (uint32_t l = 0; l < EG_SOFT_LANES; l++) k.u[l] = op->a;
+    vm_commit(&st->inv->position.c[op->d], &k, st->exec);
+    return op + 1;
+}
 static const struct eg_vm_top *th_exit(const struct eg_vm_top *op, eg_soft_reg_t *regs, eg_vm_state_t *st)
 {
     (void)op; (void)regs; (void)st;
@@ -214,6 +231,10 @@ void eg_vm_thread_build(eg_soft_program_t *p, void *mem, uint32_t vw)
             t[i] = (struct eg_vm_top){ th_st_out, in->imm, in->a * reg_B, 0, 0 };
         else if (in->op == EG_VM_ST_OUT && in->a != EG_VM_NONE && in->a - EG_VM_CONST_BASE < p->const_count)
             t[i] = (struct eg_vm_top){ th_st_out_k, in->imm, p->consts[in->a - EG_VM_CONST_BASE].u[0], 0, 0 };
+        else if (in->op == EG_VM_ST_POS && in->imm < 4u && reg_a)
+            t[i] = (struct eg_vm_top){ th_st_pos, in->imm, in->a * reg_B, 0, 0 };
+        else if (in->op == EG_VM_ST_POS && in->imm < 4u && in->a != EG_VM_NONE && in->a - EG_VM_CONST_BASE < p->const_count)
+            t[i] = (struct eg_vm_top){ th_st_pos_k, in->imm, p->consts[in->a - EG_VM_CONST_BASE].u[0], 0, 0 };
     }
     p->thread = t;
 }

@@ -141,6 +141,104 @@ EG_TEST(soft_span_glyph, row_starts_and_tile_borders_match_general_path)
     eg_test_device_release();
 }
 
+/* Glyph quads for the pair path (soft_span_glyph.inc FZ_(glyph2)): 24 quads 3-13 px wide and
+ * 5-17 rows tall at sub-pixel offsets, on and across the 8 px tile borders of the 2-thread runs
+ * and past the target's right edge (rows cut by the worker's columns and the scissor), each
+ * with either diagonal and either winding; as strips (4 vertices a draw: the two triangles
+ * share two vertices, as the UI's instanced glyphs do) or as lists (6 vertices: the shared
+ * positions repeated). variant bit 0: alpha 128 (the float blend), else 255; bit 1: coverage
+ * over texels 0-1 of the first row (flat groups), else over the whole texture. */
+static uint32_t pair_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    static const float wid[6] = { 7, 7, 5, 9, 13, 3 }, hgt[4] = { 16, 9, 5, 17 };
+    const uint8_t c[4] = { 230, 120, 40, (uint8_t)(variant & 1u ? 128u : 255u) };
+    const float ur = variant & 2u ? 0.24f : 1.0f, vr = variant & 2u ? 0.12f : 1.0f;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < (strips ? 24u : 22u); i++) {
+        float x0 = (float)(8u * (i % 4u) + 3u - i / 5u) + (i & 8u ? 0.5f : 0.0f) + (i & 16u ? 0.3f : 0.0f);
+        float y0 = (float)((i * 5u) % 19u) + (i & 4u ? 0.25f : 0.6f), w = wid[i % 6u], h = hgt[i % 4u];
+        svtx_t a = span_vtx(x0, y0, 1, 0, 0, c[0], c[1], c[2], c[3]), b = span_vtx(x0 + w, y0, 1, ur, 0, c[0], c[1], c[2], c[3]);
+        svtx_t e = span_vtx(x0, y0 + h, 1, 0, vr, c[0], c[1], c[2], c[3]);
+        svtx_t f = span_vtx(x0 + w, y0 + h, 1, ur, vr, c[0], c[1], c[2], c[3]);
+        bool diag = (i & 1u) != 0u, flip = (i & 2u) != 0u;   /* diagonal a-f (else b-e); winding */
+        if (strips) {   /* strip triangles {0, 1, 2}, {1, 3, 2} */
+            svtx_t q[4] = { a, b, e, f };
+            if (diag) { q[0] = b; q[1] = a; q[2] = f; q[3] = e; }
+            if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; }
+            memcpy(v + n, q, sizeof q);
+            n += 4u;
+        } else {
+            svtx_t q[6] = { a, b, e, b, f, e };
+            if (diag) { q[2] = f; q[3] = a; q[4] = f; q[5] = e; }
+            if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; t = q[4]; q[4] = q[5]; q[5] = t; }
+            memcpy(v + n, q, sizeof q);
+            n += 6u;
+        }
+    }
+    return n;
+}
+
+/* r rendered three ways: the fast paths on with the pair path (threads workers, tile_px
+ * squares), on without it (the triangles one by one), off (one worker): true when all three
+ * give the same bytes. */
+static bool pair_same(const run_t *r, uint32_t threads, uint32_t tile_px)
+{
+    static uint8_t pair[S * S * 4], single[S * S * 4], slow[S * S * 4];
+    uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    eg_soft_set_threads(threads);
+    eg_soft_bin_set_tile_px(tile_px);
+    bool ok = span_render(r, pair, bpp);
+    eg_soft_span_pair_on = false;
+    ok = ok && span_render(r, single, bpp);
+    eg_soft_span_pair_on = true;
+    eg_soft_set_threads(1);
+    eg_soft_bin_set_tile_px(0);
+    eg_soft_raster_fast_paths = false;
+    ok = ok && span_render(r, slow, bpp);
+    eg_soft_raster_fast_paths = true;
+    eg_soft_set_threads(0);
+    size_t sz = (size_t)S * S * bpp;
+    return ok && memcmp(pair, slow, sz) == 0 && memcmp(single, slow, sz) == 0;
+}
+
+/* A glyph quad's two triangles in one row walk (FZ_(glyph2), pair11): strips and lists, both
+ * diagonals and windings, partial groups, tile borders (2 threads, 8 px squares: binned pairs,
+ * rows cut by the worker's columns), alpha 255 and 128, flat and blended groups, gathered
+ * (8x8) and loaded (1x1) texels, every target format, both blends, 4 lanes and the widest
+ * width: the bytes of the triangles drawn one by one and of the general path; and the pair
+ * path ran on one thread (eg_soft_span_pair_quads). */
+EG_TEST(soft_span_glyph, quad_pairs_match_single_triangles)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 }, tex[2] = { 8, 1 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        uint32_t t = (var + f + b) & 1u;
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
+                                    WGPUTextureFormat_R8Unorm, quads, pair_quads(quads, var, st != 0u), tex[t] };
+                        uint32_t before = eg_soft_span_pair_quads;
+                        if (!pair_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                        if ((eg_soft_span_pair_quads != before) != (eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                        if (!pair_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                    }
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* Constant rows of every length from 1 to 29 px at x offsets 0-3 (eg_soft_span_row_const's
  * fill: the first pixels, then the filled part doubled), flat colors (every row through the
  * row proof on the chunk path) and a vertical gradient (fused rows with the proof from 2 px

@@ -28,6 +28,8 @@ static WGPUShaderModule module(WGPUDevice d, const char *name)
 /* The vertex shader of the pipelines below (span_lin.vert for noperspective colors). */
 const char *span_vs = "span.vert";
 
+bool span_strip_quads;
+
 static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextureFormat fmt, const WGPUBlendState *blend)
 {
     WGPUShaderModule vs = module(d, span_vs), fs = module(d, fs_name);
@@ -51,6 +53,7 @@ static WGPURenderPipeline pipeline(WGPUDevice d, const char *fs_name, WGPUTextur
     pd.vertex.bufferCount = 1;
     pd.vertex.buffers = &vb;
     pd.fragment = &f;
+    if (span_strip_quads) pd.primitive.topology = WGPUPrimitiveTopology_TriangleStrip;
     WGPURenderPipeline p = wgpuDeviceCreateRenderPipeline(d, &pd);
     if (vs) wgpuShaderModuleRelease(vs);
     if (fs) wgpuShaderModuleRelease(fs);
@@ -172,7 +175,10 @@ bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
     if (r->scissor) wgpuRenderPassEncoderSetScissorRect(rp, 3, 5, 23, 21);
     wgpuRenderPassEncoderSetVertexBuffer(rp, 0, vb, 0, n * sizeof v[0]);
     uint32_t n1 = g2 ? n / 6u * 3u : n;   /* whole triangles */
-    wgpuRenderPassEncoderDraw(rp, n1, 1, 0, 0);
+    if (span_strip_quads)
+        for (uint32_t q = 0; q + 4u <= n; q += 4u) wgpuRenderPassEncoderDraw(rp, 4, 1, q, 0);
+    else
+        wgpuRenderPassEncoderDraw(rp, n1, 1, 0, 0);
     if (g2) {
         wgpuRenderPassEncoderSetBindGroup(rp, 0, g2, 0, NULL);
         wgpuRenderPassEncoderDraw(rp, n - n1, 1, n1, 0);

@@ -48,6 +48,9 @@ void span_tex_pattern(uint8_t *px, uint32_t bpp, uint32_t n);
 /** Not 0: span_render draws the second half of the triangles, in the same pass, with a second
  *  texture of this size (texture classes; quad8). */
 extern uint32_t span_tex_size2;
+/** True: span_render's pipeline draws triangle strips, each 4 vertices of r->verts one draw (a
+ *  quad's two triangles sharing two vertices, as instanced glyph strips do). */
+extern bool span_strip_quads;
 /** Renders r over a patterned clear into a fresh S x S target; img gets the bytes. */
 bool span_render(const run_t *r, uint8_t *img, uint32_t bpp);
 /** r with the fast paths on and off: a difference is counted in *bad (the first 4 printed with
