@@ -41,6 +41,11 @@ int32_t eg_soft_snap(float v)
 static bool setup_edges(const int32_t x[3], const int32_t y[3], eg_soft_setup_t *s)
 {
     static const uint8_t next1[3] = { 1, 2, 0 }, next2[3] = { 2, 0, 1 };   /* (i + 1) % 3, (i + 2) % 3 */
+    /* the loops unrolled (constant indices; GCC -O2 kept them rolled): ~111 -> ~92 instructions a
+     * triangle (row 2: 2.05 M -> 1.70 M, pairset) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 3
+#endif
     for (uint32_t i = 0; i < 3; i++) {
         uint32_t a = next1[i], b = next2[i];
         s->A[i] = (int64_t)y[a] - y[b];
@@ -53,9 +58,15 @@ static bool setup_edges(const int32_t x[3], const int32_t y[3], eg_soft_setup_t 
      * negative area2 here. */
     s->front = area2 < 0;
     if (area2 < 0) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 3
+#endif
         for (uint32_t i = 0; i < 3; i++) { s->A[i] = -s->A[i]; s->B[i] = -s->B[i]; s->C[i] = -s->C[i]; }
         area2 = -area2;
     }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 3
+#endif
     for (uint32_t i = 0; i < 3; i++) {
         bool top_left = s->A[i] > 0 || (s->A[i] == 0 && s->B[i] > 0);
         if (!top_left) s->C[i] -= 1;

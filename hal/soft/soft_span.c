@@ -631,7 +631,6 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         span_fill_t fc;
         fc.f = f;
         eg_soft_span_fused_tri(sp, &k, s2, &fc);   /* NULL: no texture (fused or copy_fn: prepared) */
-        edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc.ew);
         fc.px0 = px0; fc.px1 = px1; fc.py0 = py0; fc.py1 = py1;
         fc.rows_min = rows_min;
         fc.try_rows = try_rows;
@@ -642,7 +641,11 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         fc.own_x0 = f->w->clip_x0;
         fc.own_x1 = f->w->clip_x1;
         fc.filled = fc.skipped = fc.rows = 0;
-        if (fc.modes == FZ_MODES_TEXC && (!sp->fused[wi][FZ_MODES_TEXC] || !span_edges_one(&fc))) fc.modes = FZ_MODES_TEX;
+        /* edges_init + span_edges_one's result in one pass (span_edges_one_init) */
+        if (fc.modes != FZ_MODES_TEXC || !sp->fused[wi][FZ_MODES_TEXC] || !span_edges_one_init(s, &fc)) {
+            edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc.ew);
+            if (fc.modes == FZ_MODES_TEXC) fc.modes = FZ_MODES_TEX;
+        }
         if (copy_fn) {   /* texel copy rows: runs of side-by-side texels moved whole */
             copy_fn(sp, &fc);
             f->w->span_copy_px += fc.filled;
@@ -732,7 +735,6 @@ static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pip
     span_values(f, sp, k);
     fc->f = f;
     eg_soft_span_fused_tri(sp, k, s2, fc);
-    edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
     fc->px0 = box[0]; fc->px1 = box[1]; fc->py0 = box[2]; fc->py1 = box[3];
     fc->rows_min = eg_soft_span_rowc_min_fused;
     fc->try_rows = fc->fixed_row = false;
@@ -743,8 +745,11 @@ static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pip
     fc->own_x0 = f->w->clip_x0;
     fc->own_x1 = f->w->clip_x1;
     fc->filled = fc->skipped = fc->rows = 0;
-    if (fc->modes == FZ_MODES_TEXC && (!sp->fused[wi][FZ_MODES_TEXC] || !span_edges_one(fc))) fc->modes = FZ_MODES_TEX;
-    return fc->modes == FZ_MODES_TEXC;
+    /* edges_init + span_edges_one's result in one pass (span_edges_one_init) */
+    if (fc->modes == FZ_MODES_TEXC && sp->fused[wi][FZ_MODES_TEXC] && span_edges_one_init(&f->s, fc)) return true;
+    edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
+    if (fc->modes == FZ_MODES_TEXC) fc->modes = FZ_MODES_TEX;
+    return false;
 }
 
 /* FZ_(glyph2)'s conditions on two FZ_(glyph) triangles: their moving edges (ew[0]) one line

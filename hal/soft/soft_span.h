@@ -68,6 +68,9 @@ extern uint32_t eg_soft_span_fused_width;
 uint32_t eg_soft_span_fused_widths(void);
 /** The same for the fused texel copy rows: 0 where vectors are not native registers (Cortex-M). */
 uint32_t eg_soft_span_copy_widths(void);
+/** The widths with the glyph pair kernel (FZ_(glyph2)); 0: none (no vector unit: glyphs take
+ *  the generic kernel there). */
+uint32_t eg_soft_span_pair_widths(void);
 /** Test hook (soft_span.c): shortest row a fused triangle tries the constant-row proof on
  *  (ROWC_MIN_PX_FUSED, 128 px; the chunk loop uses 16). */
 extern int64_t eg_soft_span_rowc_min_fused;

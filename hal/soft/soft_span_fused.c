@@ -39,7 +39,7 @@ uint32_t eg_soft_span_fused_width = 0;
  * span pipeline (both eg_soft_span_fused_pick variants). */
 static void fused_chan_prep(eg_soft_span_pipe_t *sp)
 {
-    sp->out_vals = 0;
+    sp->out_vals = sp->fz_chan_vals = 0;
     for (uint32_t ch = 0; ch < 4u; ch++) {
         uint32_t src = sp->cls.src[ch], val = src;
         if (!(src & (EG_SOFT_SPAN_CONST | EG_SOFT_SPAN_TEX))) sp->out_vals |= 1u << sp->val_of_slot[src];
@@ -55,7 +55,9 @@ static void fused_chan_prep(eg_soft_span_pipe_t *sp)
             sp->fz_bits[ch] = sp->cls.src_bits[ch];
         }
         sp->fz_val[ch] = (val & EG_SOFT_SPAN_CONST) ? (uint8_t)SPAN_NO_VAL : sp->val_of_slot[val];
+        if (sp->fz_val[ch] != SPAN_NO_VAL) sp->fz_chan_vals |= 1u << sp->fz_val[ch];
     }
+    sp->fz_glyph = !sp->fz_tex[0] && !sp->fz_tex[1] && !sp->fz_tex[2] && sp->fz_tex[3] == 1u && sp->fz_mul[3];
 }
 
 #if VM_SIMD && EMGPU_SOFT_SPAN_FUSED
@@ -195,11 +197,15 @@ uint32_t eg_soft_span_fused_widths(void)
 
 uint32_t eg_soft_span_copy_widths(void) { return copies_4[0] ? eg_soft_span_fused_widths() : 0u; }
 
+uint32_t eg_soft_span_pair_widths(void) { return pairs_4[0] ? eg_soft_span_fused_widths() : 0u; }
+
 #else /* no vectors, or EMGPU_SOFT_SPAN_FUSED 0: the chunk path only */
 
 uint32_t eg_soft_span_fused_widths(void) { return 0; }
 
 uint32_t eg_soft_span_copy_widths(void) { return 0; }
+
+uint32_t eg_soft_span_pair_widths(void) { return 0; }
 
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 {
@@ -244,6 +250,39 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
     c->B1 = s->B[1]; c->B2 = s->B[2];
     c->C1 = s->C[1]; c->C2 = s->C[2];
     c->persp = false;
+    if (s2 && sp->fz_glyph && (k->fixed & sp->fz_chan_vals) == sp->fz_chan_vals) {
+        /* glyphs (FZ_MODES_TEXC): the general loop's fields with every channel FZ_CONST
+         * (fused_value's a0 and bits, zero dv1, dv2), decided by the class's mask alone (the
+         * loop, the modes tests and the TEXC test were ~90 instructions a glyph triangle) */
+        __builtin_memcpy(c->tex, sp->fz_tex, sizeof c->tex);
+        __builtin_memcpy(c->mul, sp->fz_mul, sizeof c->mul);
+        __builtin_memcpy(c->mul_first, sp->fz_mul_first, sizeof c->mul_first);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+        for (uint32_t ch = 0; ch < 4u; ch++) {
+            uint32_t v = sp->fz_val[ch];
+            union { float f; uint32_t u; } a = { v != SPAN_NO_VAL ? k->a0[v] : 0.0f };
+            c->a0[ch] = a.f;
+            c->kbits[ch] = v != SPAN_NO_VAL ? a.u : sp->fz_bits[ch];
+            c->dv1[ch] = c->dv2[ch] = 0.0f;
+            c->mode[ch] = FZ_CONST;
+        }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 2
+#endif
+        for (uint32_t i = 0; i < 2u; i++) {
+            uint32_t bits;
+            c->uv_mode[i] = fused_value(sp, k, sp->val_of_slot[sp->cls.uv[i]], &c->uv_a0[i], &c->uv_dv1[i], &c->uv_dv2[i], &bits);
+            c->persp |= c->uv_mode[i] == FZ_PERSP;
+        }
+        c->tbase = s2->s.base;
+        c->tw = (int32_t)s2->s.width_el;
+        c->th = (int32_t)s2->s.height_el;
+        c->tpitch_B = s2->s.row_pitch_B;
+        c->modes = FZ_MODES_TEXC;
+        return;
+    }
     uint32_t seen = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4   /* constant channel indices: ~15 instructions a triangle less (UI, 20k rows) */

@@ -186,6 +186,62 @@ static inline bool span_edges_one(span_fill_t *c)
     return true;
 }
 
+/** edges_init at row c->py0 of s's edges then span_edges_one, in one pass that divides only
+ *  where span_edges_one reads a quotient (pairset): an edge with A = 0 keeps k and dk (no
+ *  division), one with B = 0 (dk = 0: dq = dr = 0) needs only its row's quotient, and the moving
+ *  edge (A, B != 0) is solved at the new first row y0 directly (k + (y0 - py0) dk: the integer
+ *  span_edges_one steps to). Returns span_edges_one's answer with its c->ew[0] and box; true
+ *  leaves ew[1], ew[2] as edges that bound nothing (kind 0, k = dk = 0: their bounds are in the
+ *  box, and the TEXC kernels read ew[0] only); false changes nothing (the caller runs
+ *  edges_init). edges_init + span_edges_one were ~210 instructions a glyph triangle. */
+static inline bool span_edges_one_init(const eg_soft_setup_t *s, span_fill_t *c)
+{
+    const int64_t Y = c->py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    int64_t x0 = c->px0, x1 = c->px1, y0 = c->py0, y1 = c->py1;
+    int m = -1;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 3
+#endif
+    for (int i = 0; i < 3; i++) {
+        const int64_t A = s->A[i], B = s->B[i];
+        const int64_t k = B * Y + s->C[i] + A * (EG_SOFT_SUBPIX / 2), dk = B * EG_SOFT_SUBPIX;
+        if (A == 0) {   /* span_edges_one's kind 0 */
+            if (dk == 0) {
+                if (k < 0) y1 = y0;
+            } else if (dk > 0) {
+                int64_t j = -floor_div(k, dk);
+                if (c->py0 + j > y0) y0 = c->py0 + j;
+            } else {
+                int64_t j = floor_div(k, -dk);
+                if (c->py0 + j + 1 < y1) y1 = c->py0 + j + 1;
+            }
+        } else if (B == 0) {   /* dq = dr = 0: the same bound every row */
+            if (A > 0) { int64_t q = floor_div(k, A * EG_SOFT_SUBPIX); if (-q > x0) x0 = -q; }
+            else { int64_t q = floor_div(k, -A * EG_SOFT_SUBPIX); if (q + 1 < x1) x1 = q + 1; }
+        } else {
+            if (m >= 0) return false;
+            m = i;
+        }
+    }
+    if (m < 0) return false;
+    const int64_t A = s->A[m], B = s->B[m];
+    edge_walk_t *e = &c->ew[0];
+    e->kind = A > 0 ? 1 : -1;
+    e->d = A > 0 ? A * EG_SOFT_SUBPIX : -A * EG_SOFT_SUBPIX;
+    e->k = B * Y + s->C[m] + A * (EG_SOFT_SUBPIX / 2);   /* edges_init's (row py0) */
+    e->dk = B * EG_SOFT_SUBPIX;
+    floor_divmod(e->k + (y0 - c->py0) * e->dk, e->d, &e->q, &e->r);
+    floor_divmod(e->dk, e->d, &e->dq, &e->dr);
+    for (int i = 1; i < 3; i++) {
+        c->ew[i].kind = 0;
+        c->ew[i].k = c->ew[i].dk = 0;
+        c->ew[i].d = 1;
+        c->ew[i].q = c->ew[i].r = c->ew[i].dq = c->ew[i].dr = 0;
+    }
+    c->px0 = x0; c->px1 = x1; c->py0 = y0; c->py1 = y1 > y0 ? y1 : y0;
+    return true;
+}
+
 /** Fills c's triangle row by row (after eg_soft_span_fused_tri). */
 typedef void (*span_tri_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *c);
 
@@ -215,6 +271,11 @@ struct eg_soft_span_pipe {
     uint8_t fz_tex[4], fz_val[4];
     bool fz_mul[4], fz_mul_first[4];
     uint32_t fz_bits[4];
+    /* the TEXC shape by class alone (no colour texel component, alpha's the R texel times a
+     * value) and the values fz_val names: a texture triangle is FZ_MODES_TEXC exactly when
+     * fz_glyph and every fz_chan_vals value is fixed (eg_soft_span_fused_tri's glyph branch) */
+    bool fz_glyph;
+    uint32_t fz_chan_vals;
     uint32_t out_vals;                   /* the values the outputs read (eg_soft_span_all_fixed) */
 };
 
@@ -267,11 +328,13 @@ bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t
  * so w = c (l0 + l1 + l2) is within 0.1% of c and r = 1 / w, p = q r are finite. Lanes past a
  * chunk's covered pixels are never stored. (Once eg_soft_span_fixed in soft_span_store.c, a
  * second pass over the values: ~100 instructions a triangle.) */
-static inline bool span_fixed_safe(const span_tri_t *k)
+static EG_ALWAYS_INLINE bool span_fixed_safe(const span_tri_t *k)
 {
-    float g = 1024.0f;
-    return k->iw0 >= 0x1p-20f && k->iw0 <= 0x1p20f && k->d1x <= g && k->d1x >= -g && k->d1y <= g && k->d1y >= -g &&
-           k->d2x <= g && k->d2x >= -g && k->d2y <= g && k->d2y >= -g;
+    /* |x| <= g as fabsf (false for NaN, as both compares were), the tests combined without
+     * branches: an out-of-line call of ~28 instructions a triangle before (pairset) */
+    const float g = 1024.0f, a1x = __builtin_fabsf(k->d1x), a1y = __builtin_fabsf(k->d1y);
+    const float a2x = __builtin_fabsf(k->d2x), a2y = __builtin_fabsf(k->d2y);
+    return (k->iw0 >= 0x1p-20f) & (k->iw0 <= 0x1p20f) & (a1x <= g) & (a1y <= g) & (a2x <= g) & (a2y <= g);
 }
 /* dv1 == 0 && dv2 == 0 as the bits (+-0 are the floats equal to 0; a NaN's bits are not), and
  * the tests combined without branches (the float compares' branches were ~17 instructions a

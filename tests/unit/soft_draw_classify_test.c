@@ -15,7 +15,13 @@
 
 #include "hal/soft/soft_raster.h"
 
+/* The target's side: 64 px, 32 px where the soft heap is small (an MCU board's 64 KiB holds the
+ * 32 px targets, the vertices and the read-back buffer) */
+#if EMGPU_SOFT_HEAP_BYTES >= (256u << 10)
 #define CPX 64u
+#else
+#define CPX 32u
+#endif
 #define CTRIS 111u             /* 333 vertices: past a 256-vertex batch, 333 = 4 * 83 + 1 */
 
 static uint32_t c_lcg;

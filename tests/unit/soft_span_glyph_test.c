@@ -6,6 +6,7 @@
 #include "hal/soft/soft_bin.h"
 #include "hal/soft/soft_raster.h"
 #include "hal/soft/soft_span.h"
+#include "hal/soft/soft_span_int.h"
 #include "tests/unit/soft_span_util.h"
 
 /* A quad of one color c over [x0, x0 + w) x [y0, y0 + h) px, u over [u0, u1] and v over [v0, v1],
@@ -206,7 +207,7 @@ static bool pair_same(const run_t *r, uint32_t threads, uint32_t tile_px)
  * rows cut by the worker's columns), alpha 255 and 128, flat and blended groups, gathered
  * (8x8) and loaded (1x1) texels, every target format, both blends, 4 lanes and the widest
  * width: the bytes of the triangles drawn one by one and of the general path; and the pair
- * path ran on one thread (eg_soft_span_pair_quads). */
+ * path ran on one thread where the board has the pair kernel (eg_soft_span_pair_quads). */
 EG_TEST(soft_span_glyph, quad_pairs_match_single_triangles)
 {
     SOFT_DEVICE_OR_SKIP(d);
@@ -227,7 +228,7 @@ EG_TEST(soft_span_glyph, quad_pairs_match_single_triangles)
                         uint32_t before = eg_soft_span_pair_quads;
                         if (!pair_same(&r, 1u, 0u) && bad++ < 4u)
                             eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
-                        if ((eg_soft_span_pair_quads != before) != (eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                        if ((eg_soft_span_pair_quads != before) != (eg_soft_span_pair_widths() != 0u)) wrong_path++;
                         if (!pair_same(&r, 2u, 8u) && bad++ < 4u)
                             eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
                     }
@@ -235,6 +236,59 @@ EG_TEST(soft_span_glyph, quad_pairs_match_single_triangles)
     eg_soft_span_fused_width = 0;
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The pair path's blend memo (FZ_(glyph2), glyph2k): the glyph quads of pair_quads at alpha 128
+ * (coverage 0 or 1: one source alpha, the memo's case; coverage over the whole texture: many)
+ * drawn over a background of many stored values (4 quads of 16 x 16 px of the coverage pattern at
+ * alpha 255 with a color per vertex: runs of equal and of different pixels), so that groups hit
+ * the memo, miss it on another stored pixel, and miss it on another source alpha; every target
+ * format, both blends (straight: skip_clear, the memo's pipelines), 4 lanes and the widest, 1 and
+ * 2 threads: the bytes of the triangles drawn one by one and of the general path. */
+EG_TEST(soft_span_glyph, quad_pair_blend_memo_matches_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 1; var < 4u; var += 2u)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        uint32_t n = 0;
+                        for (uint32_t q = 0; q < 4u; q++) {   /* the background: one quad a 16 px square */
+                            float x0 = (float)(q & 1u) * 16.0f, y0 = (float)(q >> 1) * 16.0f;
+                            svtx_t a = span_vtx(x0, y0, 1, 0, 0, 250, (uint8_t)(60u * q), 10, 255);
+                            svtx_t bv = span_vtx(x0 + 16.0f, y0, 1, 1, 0, 20, 200, (uint8_t)(70u * q), 255);
+                            svtx_t e = span_vtx(x0, y0 + 16.0f, 1, 0, 1, 90, 30, 240, 255);
+                            svtx_t g = span_vtx(x0 + 16.0f, y0 + 16.0f, 1, 1, 1, (uint8_t)(50u * q), 250, 130, 255);
+                            if (st) {
+                                svtx_t t[4] = { a, bv, e, g };
+                                memcpy(quads + n, t, sizeof t);
+                                n += 4u;
+                            } else {
+                                svtx_t t[6] = { a, bv, e, bv, g, e };
+                                memcpy(quads + n, t, sizeof t);
+                                n += 6u;
+                            }
+                        }
+                        n += pair_quads(quads + n, var, st != 0u);
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
+                                    WGPUTextureFormat_R8Unorm, quads, n, 8u };
+                        if (!pair_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                        if (!pair_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                    }
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
@@ -278,4 +332,80 @@ EG_TEST(soft_span_glyph, constant_row_fills_match_general_path)
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
+/* span_edges_one_init (pairset) against what it replaces, edges_init at row py0 then
+ * span_edges_one: the same answer and, when true, the same box and ew[0] (every field) and inert
+ * ew[1], ew[2]; false leaves c as it was. Glyph-like right triangles (axis-aligned legs: the
+ * A = 0 and B = 0 branches, one moving edge) in both windings, general triangles (two or three
+ * moving edges: false), degenerate-direction legs, and boxes cut above, below and beside the
+ * triangle (rows skipped before the moving edge's first row). */
+static bool ew_eq(const edge_walk_t *a, const edge_walk_t *b)   /* fields: struct padding may differ */
+{
+    return a->d == b->d && a->q == b->q && a->r == b->r && a->dq == b->dq && a->dr == b->dr && a->k == b->k &&
+           a->dk == b->dk && a->kind == b->kind;
+}
+static uint32_t edges_rng(uint32_t *s) { *s = *s * 1664525u + 1013904223u; return *s >> 8; }
+static void edges_setup(const int32_t x[3], const int32_t y[3], eg_soft_setup_t *s)
+{
+    for (uint32_t i = 0; i < 3; i++) {   /* soft_raster.c setup_edges */
+        uint32_t a = (i + 1u) % 3u, b = (i + 2u) % 3u;
+        s->A[i] = (int64_t)y[a] - y[b];
+        s->B[i] = (int64_t)x[b] - x[a];
+        s->C[i] = -(s->A[i] * x[a] + s->B[i] * y[a]);
+    }
+    int64_t area2 = s->A[0] * x[0] + s->B[0] * y[0] + s->C[0];
+    if (area2 < 0)
+        for (uint32_t i = 0; i < 3; i++) { s->A[i] = -s->A[i]; s->B[i] = -s->B[i]; s->C[i] = -s->C[i]; }
+    for (uint32_t i = 0; i < 3; i++)
+        if (!(s->A[i] > 0 || (s->A[i] == 0 && s->B[i] > 0))) s->C[i] -= 1;
+}
+EG_TEST(soft_span_glyph, edges_one_init_matches_edges_init_and_edges_one)
+{
+    uint32_t seed = 12345u, bad = 0, ones = 0;
+    for (uint32_t it = 0; it < 20000u; it++) {
+        int32_t x[3], y[3];
+        int32_t x0 = (int32_t)(edges_rng(&seed) % 20000u) - 2000, y0 = (int32_t)(edges_rng(&seed) % 20000u) - 2000;
+        int32_t w = (int32_t)(edges_rng(&seed) % 4000u) + 1, h = (int32_t)(edges_rng(&seed) % 4000u) + 1;
+        uint32_t kind = edges_rng(&seed) % 6u;
+        if (kind < 4u) {   /* a quad's half: the right angle at one of its corners */
+            int32_t cx[4] = { x0, x0 + w, x0 + w, x0 }, cy[4] = { y0, y0, y0 + h, y0 + h };
+            for (uint32_t v = 0; v < 3u; v++) { x[v] = cx[(kind + v) % 4u]; y[v] = cy[(kind + v) % 4u]; }
+        } else {
+            for (uint32_t v = 0; v < 3u; v++) {
+                x[v] = x0 + (int32_t)(edges_rng(&seed) % 4000u);
+                y[v] = y0 + (int32_t)(edges_rng(&seed) % 4000u);
+            }
+        }
+        if (edges_rng(&seed) & 1u) { int32_t t = x[1]; x[1] = x[2]; x[2] = t; t = y[1]; y[1] = y[2]; y[2] = t; }
+        eg_soft_setup_t s;
+        edges_setup(x, y, &s);
+        int32_t mnx = x[0] < x[1] ? x[0] : x[1], mny = y[0] < y[1] ? y[0] : y[1];
+        mnx = x[2] < mnx ? x[2] : mnx; mny = y[2] < mny ? y[2] : mny;
+        span_fill_t a, b;
+        memset(&a, 0, sizeof a);
+        a.px0 = (mnx >> EG_SOFT_SUBPIX_BITS) + (int64_t)(edges_rng(&seed) % 8u) - 2;
+        a.px1 = a.px0 + 1 + (int64_t)(edges_rng(&seed) % 24u);
+        a.py0 = (mny >> EG_SOFT_SUBPIX_BITS) + (int64_t)(edges_rng(&seed) % 8u) - 2;
+        a.py1 = a.py0 + 1 + (int64_t)(edges_rng(&seed) % 24u);
+        b = a;
+        edges_init(&s, a.py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, a.ew);
+        bool ra = span_edges_one(&a);
+        span_fill_t before = b;
+        bool rb = span_edges_one_init(&s, &b);
+        bool same = ra == rb;
+        if (same && rb) {
+            ones++;
+            same = a.px0 == b.px0 && a.px1 == b.px1 && a.py0 == b.py0 && a.py1 == b.py1 &&
+                   ew_eq(&a.ew[0], &b.ew[0]);
+            for (uint32_t i = 1; i < 3u; i++)
+                same = same && b.ew[i].kind == 0 && b.ew[i].k == 0 && b.ew[i].dk == 0;
+        } else if (same) {
+            same = before.px0 == b.px0 && before.px1 == b.px1 && before.py0 == b.py0 && before.py1 == b.py1 &&
+                   ew_eq(&before.ew[0], &b.ew[0]) && ew_eq(&before.ew[1], &b.ew[1]) && ew_eq(&before.ew[2], &b.ew[2]);
+        }
+        if (!same && bad++ < 4) eg_test_printf("    case %u differs (%d %d)\n", it, (int)ra, (int)rb);
+    }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(ones > 5000u);
+}
+
 #endif
