@@ -472,33 +472,7 @@ static SHADE_AVX2_ATTR void vm_tri_setup(eg_soft_frag_t *f)
 static SHADE_AVX2_ATTR EG_ALWAYS_INLINE void vm_bary(const eg_soft_frag_t *f, const eg_soft_vm_tri_t *m, uint32_t bx,
                                                      uint32_t by, bary_t *b)
 {
-    const eg_soft_setup_t *s = &f->s;
-    int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
-    float e1 = (float)(s->A[1] * X + s->B[1] * Y + s->C[1]) * s->inv_area2;
-    float e2 = (float)(s->A[2] * X + s->B[2] * Y + s->C[2]) * s->inv_area2;
-    v8f cx1, cx2;
-    __builtin_memcpy(&cx1, m->cx[0], 32);
-    __builtin_memcpy(&cx2, m->cx[1], 32);
-    const v8f c1 = V8(e1) + cx1, c2 = V8(e2) + cx2, one = V8(1.0f);
-    const v8f v0 = V8(f->t->invw[0]), v1 = V8(f->t->invw[1]), v2 = V8(f->t->invw[2]);
-    for (uint32_t h = 0; h < 2u; h++) {
-        v8f y1, y2;
-        __builtin_memcpy(&y1, m->ry[0][h], 32);
-        __builtin_memcpy(&y2, m->ry[1][h], 32);
-        v8f l1 = c1 + y1, l2 = c2 + y2;
-        __builtin_memcpy(b->l[0] + 8u * h, &l1, 32);
-        __builtin_memcpy(b->l[1] + 8u * h, &l2, 32);
-        if (!m->persp) continue;
-        v8f l0 = one - l1 - l2;
-        v8f q0 = l0 * v0, q1 = l1 * v1, q2 = l2 * v2;
-        v8f w1 = q0 + q1 + q2;
-        v8f rw = one / w1;
-        q1 = q1 * rw;
-        q2 = q2 * rw;
-        __builtin_memcpy(b->p[0] + 8u * h, &q1, 32);
-        __builtin_memcpy(b->p[1] + 8u * h, &q2, 32);
-        __builtin_memcpy(b->w1 + 8u * h, &w1, 32);
-    }
+    bary_terms_avx2(f, m->cx, m->ry, m->persp, bx, by, b);
 }
 
 typedef uint32_t v8u __attribute__((vector_size(32)));
