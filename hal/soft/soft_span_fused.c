@@ -233,6 +233,25 @@ static uint8_t fused_value(const eg_soft_span_pipe_t *sp, const span_tri_t *k, u
     return sp->interp[v] == EG_SOFT_INTERP_LINEAR ? FZ_LIN : FZ_PERSP;
 }
 
+/* The texture coordinates' values and the texture's fields of c (both the glyph branch and the
+ * general one of eg_soft_span_fused_tri). */
+static EG_ALWAYS_INLINE void fused_tex_coords(const eg_soft_span_pipe_t *sp, const span_tri_t *k,
+                                              const eg_soft_sample2d_t *s2, span_fill_t *c)
+{
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 2
+#endif
+    for (uint32_t i = 0; i < 2u; i++) {
+        uint32_t bits;
+        c->uv_mode[i] = fused_value(sp, k, sp->val_of_slot[sp->cls.uv[i]], &c->uv_a0[i], &c->uv_dv1[i], &c->uv_dv2[i], &bits);
+        c->persp |= c->uv_mode[i] == FZ_PERSP;
+    }
+    c->tbase = s2->s.base;
+    c->tw = (int32_t)s2->s.width_el;
+    c->th = (int32_t)s2->s.height_el;
+    c->tpitch_B = s2->s.row_pitch_B;
+}
+
 void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
                             span_fill_t *c)
 {
@@ -268,18 +287,7 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
             c->dv1[ch] = c->dv2[ch] = 0.0f;
             c->mode[ch] = FZ_CONST;
         }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 2
-#endif
-        for (uint32_t i = 0; i < 2u; i++) {
-            uint32_t bits;
-            c->uv_mode[i] = fused_value(sp, k, sp->val_of_slot[sp->cls.uv[i]], &c->uv_a0[i], &c->uv_dv1[i], &c->uv_dv2[i], &bits);
-            c->persp |= c->uv_mode[i] == FZ_PERSP;
-        }
-        c->tbase = s2->s.base;
-        c->tw = (int32_t)s2->s.width_el;
-        c->th = (int32_t)s2->s.height_el;
-        c->tpitch_B = s2->s.row_pitch_B;
+        fused_tex_coords(sp, k, s2, c);
         c->modes = FZ_MODES_TEXC;
         return;
     }
@@ -310,18 +318,7 @@ void eg_soft_span_fused_tri(const eg_soft_span_pipe_t *sp, const span_tri_t *k, 
     c->tpitch_B = 0;
     if (!s2) return;
     c->modes = FZ_MODES_TEX;
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 2
-#endif
-    for (uint32_t i = 0; i < 2u; i++) {
-        uint32_t bits;
-        c->uv_mode[i] = fused_value(sp, k, sp->val_of_slot[sp->cls.uv[i]], &c->uv_a0[i], &c->uv_dv1[i], &c->uv_dv2[i], &bits);
-        c->persp |= c->uv_mode[i] == FZ_PERSP;
-    }
-    c->tbase = s2->s.base;
-    c->tw = (int32_t)s2->s.width_el;
-    c->th = (int32_t)s2->s.height_el;
-    c->tpitch_B = s2->s.row_pitch_B;
+    fused_tex_coords(sp, k, s2, c);
     /* glyphs (a flat color, its alpha times the coverage): no per-group channel work */
     if (c->mode[0] == FZ_CONST && c->mode[1] == FZ_CONST && c->mode[2] == FZ_CONST && c->mode[3] == FZ_CONST &&
         !c->tex[0] && !c->tex[1] && !c->tex[2] && c->tex[3] == 1u && c->mul[3])
