@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- device and waiting ---- */
@@ -429,6 +430,10 @@ static int init_ui(bench_scene_t *s)
     memcpy(um, scale, sizeof scale);
     wgpuBufferUnmap(s->ubuf);
     if (!layout(s, 3, 1u, 2u)) return 0;
+    /* profiling: BENCH_UI_DRAWS=2 draws only the rounded rectangles (1 background, 2 rectangles,
+     * 4 glyphs; default 7), to split the frame's time between its three kinds of content */
+    const char *draws = getenv("BENCH_UI_DRAWS");
+    s->ui_draws = draws ? (uint32_t)strtoul(draws, NULL, 0) & 7u : 7u;
 
     static const WGPUVertexAttribute corner_a = { NULL, WGPUVertexFormat_Float32x2, 0, 0 };
     static const WGPUVertexAttribute inst_a[5] = {
@@ -635,6 +640,10 @@ void bench_scene_frame(bench_scene_t *s, WGPUCommandEncoder enc)
     case BENCH_UI: {
         uint32_t first = 0;
         for (int i = 0; i < 3; i++) {
+            if (!(s->ui_draws >> i & 1u)) {
+                first += s->inst_count[i];
+                continue;
+            }
             wgpuRenderPassEncoderSetPipeline(pass, s->pipe[i]);
             wgpuRenderPassEncoderSetVertexBuffer(pass, 1, s->ibuf, (uint64_t)first * sizeof(ui_inst_t), WGPU_WHOLE_SIZE);
             wgpuRenderPassEncoderDraw(pass, 4, s->inst_count[i], 0, 0);

@@ -45,6 +45,7 @@ typedef struct bench_scene {
     uint32_t upload_row_B, tex_w, tex_h;   /* pending texture upload (first frame) */
     int uploaded;
     uint32_t count, inst_count[3];
+    uint32_t ui_draws;            /* scene 2: which of its 3 draws run (bits; BENCH_UI_DRAWS) */
 } bench_scene_t;
 
 /** Creates the scene's resources on dev; false (and *s partly filled: release it) on failure. */
