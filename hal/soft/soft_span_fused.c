@@ -184,6 +184,12 @@ void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
         if (sp->pair[0]) sp->pair[1] = pairs_8[f];
     }
 #endif
+    /* blended glyphs without native vectors: the scalar kernel (the lowered FZ_(tri) TEX kernel
+     * was ~580 instructions a glyph pixel on Cortex-M7) */
+    if (sp->cls.tex && blend && (!FZ_NATIVE || eg_soft_span_glyph1_on)) {
+        sp->fused[0][FZ_MODES_TEXC] = sp->fused[1][FZ_MODES_TEXC] = eg_soft_span_glyph1_fn(sp->target);
+        sp->pair[0] = sp->pair[1] = NULL;
+    }
 }
 
 uint32_t eg_soft_span_fused_widths(void)

@@ -249,6 +249,16 @@ typedef void (*span_tri_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *c);
  *  FZ_(glyph2); eg_soft_span_pair decides when). */
 typedef void (*span_pair_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *a, span_fill_t *b);
 
+/** soft_span_glyph1.c: the blended glyph rows (FZ_MODES_TEXC, one moving edge in c->ew[0]) one
+ *  pixel at a time, for targets whose vectors are not native registers (FZ_NATIVE 0), where
+ *  eg_soft_span_fused_pick takes it; NULL for a target format it does not store. */
+span_tri_fn eg_soft_span_glyph1_fn(WGPUTextureFormat target);
+/** Test hook: eg_soft_span_fused_pick takes eg_soft_span_glyph1_fn on every board (and no pair
+ *  kernel), so hosts test the Cortex-M glyph kernel against the general path. */
+extern bool eg_soft_span_glyph1_on;
+/** Pixels eg_soft_span_glyph1_fn's kernels filled on the submitting thread (tests: it ran). */
+extern uint32_t eg_soft_span_glyph1_px;
+
 struct eg_soft_span_pipe {
     eg_soft_span_class_t cls;
     span_store_fn store;

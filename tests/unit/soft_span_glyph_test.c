@@ -408,4 +408,42 @@ EG_TEST(soft_span_glyph, edges_one_init_matches_edges_init_and_edges_one)
     EG_EXPECT(ones > 5000u);
 }
 
+/* The scalar glyph kernel of targets without native vectors (soft_span_glyph1.c: Cortex-M7 takes
+ * it for every blended glyph), taken here on every board (eg_soft_span_glyph1_on): rows starting
+ * at every x & 3 and crossing 8 px tile borders (edge_glyphs), quads of both diagonals and
+ * windings (pair_quads: no pair kernel under the hook, each triangle alone), cells of several
+ * block columns and rows (wide_glyphs); alpha 255 and 128, coverage 0/1 and varied, gathered
+ * (8x8) and 1x1 textures, every target format, both blends, 1 thread and 2 threads with 8 px
+ * squares: the general path's bytes, and the kernel ran where the board has the fused path. */
+EG_TEST(soft_span_glyph, scalar_rows_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t tex[2] = { 8, 1 };
+    static svtx_t verts[SPAN_MAX_VERTS];
+    uint32_t bad = 0, wrong_path = 0;
+    eg_soft_span_glyph1_on = true;
+    for (uint32_t shape = 0; shape < 3u; shape++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++) {
+                    uint32_t t = (var + f + b + shape) & 1u;
+                    uint32_t n = shape == 0u ? edge_glyphs(verts, var) : shape == 1u ? pair_quads(verts, var, false)
+                                                                                    : wide_glyphs(verts, var & 1u);
+                    run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
+                                WGPUTextureFormat_R8Unorm, verts, n, tex[t] };
+                    uint32_t before = eg_soft_span_glyph1_px;
+                    if (!glyph_same(&r, 1u, 0u) && bad++ < 4u)
+                        eg_test_printf("    1 thread: case %u/%u/%u/%u differs\n", shape, var, f, b);
+                    if ((eg_soft_span_glyph1_px != before) != (eg_soft_span_fused_widths() != 0u)) wrong_path++;
+                    if (!glyph_same(&r, 2u, 8u) && bad++ < 4u)
+                        eg_test_printf("    2 threads: case %u/%u/%u/%u differs\n", shape, var, f, b);
+                }
+    eg_soft_span_glyph1_on = false;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 #endif
