@@ -433,7 +433,10 @@ static int init_ui(bench_scene_t *s)
     /* profiling: BENCH_UI_DRAWS=2 draws only the rounded rectangles (1 background, 2 rectangles,
      * 4 glyphs; default 7), to split the frame's time between its three kinds of content */
     const char *draws = getenv("BENCH_UI_DRAWS");
-    s->ui_draws = draws ? (uint32_t)strtoul(draws, NULL, 0) & 7u : 7u;
+#ifndef BENCH_UI_DRAWS_DEFAULT   /* bare-metal runners have no environment: EXTRA_CFLAGS=-DBENCH_UI_DRAWS_DEFAULT=N */
+#define BENCH_UI_DRAWS_DEFAULT 7u
+#endif
+    s->ui_draws = (draws ? (uint32_t)strtoul(draws, NULL, 0) : (uint32_t)(BENCH_UI_DRAWS_DEFAULT)) & 7u;
 
     static const WGPUVertexAttribute corner_a = { NULL, WGPUVertexFormat_Float32x2, 0, 0 };
     static const WGPUVertexAttribute inst_a[5] = {

@@ -716,6 +716,10 @@ void eg_soft_cfill_init(eg_soft_cfill_t *c);
 /** soft_raster_fill.c: eg_soft_fill_const_region may leave its pixels pending (to join them with
  *  the next region's): fills them. Call when the triangle's walk ends (bin7, session 7). */
 void eg_soft_cfill_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c);
+/** soft_raster_fill.c: whether proved rows are filled 32 bytes at a time (fill_rows_body, where
+ *  vectors are native registers; worker fill_vec_rows counts them) rather than by the per-row
+ *  loops (tests: which path ran). */
+bool eg_soft_fill_rows_vector(void);
 /** soft_raster_fill.c: whether eg_soft_fill_const_region takes f's regions (its target
  *  conditions): then a proof may end in narrow output ranges (rrect9, session 9). */
 bool eg_soft_fill_range_ok(const eg_soft_frag_t *f);
