@@ -39,7 +39,8 @@ def main():
         fn = sys.argv[4]
         pcs = [pc for pc in per_pc if owner(pc) >= 0 and syms[owner(pc)][1] == fn]
         out = subprocess.run(["arm-none-eabi-addr2line", "-e", elf] + ["%x" % p for p in pcs],
-                             capture_output=True, text=True, check=True).stdout.split()
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        out = [o.split(" (discriminator")[0] for o in out]
         by_line = collections.Counter()
         for pc, src in zip(pcs, out):
             by_line[src.split("/")[-1]] += per_pc[pc]
