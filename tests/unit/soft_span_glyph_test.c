@@ -408,6 +408,22 @@ EG_TEST(soft_span_glyph, edges_one_init_matches_edges_init_and_edges_one)
     EG_EXPECT(ones > 5000u);
 }
 
+/* The UI bench's glyph cells: 7 x 16 px quads at whole pixels over 6 x 8 texels of the 8 x 8
+ * coverage texture, so the centre of pixel column 3 maps onto a texel boundary exactly (3.5 *
+ * 6 / 7 = 3 texels: rounding picks the texel per pixel), at every x & 3, from texel columns 0
+ * and 2, both windings. */
+static uint32_t cell_glyphs(svtx_t *v, uint32_t variant)
+{
+    const uint8_t c[4] = { 230, 120, 40, (uint8_t)(variant & 1u ? 128u : 255u) };
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 8u; i++) {
+        float x0 = (float)(1u + 8u * (i % 4u) - (i / 4u) * 3u), y0 = (float)(1u + 15u * (i / 4u)) - (variant & 2u ? 0.0f : 1.0f);
+        float u0 = (i & 1u) ? 0.25f : 0.0f;
+        n += flat_quad(v + n, x0, y0, 7, 16, u0, u0 + 0.75f, 0.0f, 1.0f, c, (i & 2u) != 0u);
+    }
+    return n;
+}
+
 /* The scalar glyph kernel of targets without native vectors (soft_span_glyph1.c: Cortex-M7 takes
  * it for every blended glyph), taken here on every board (eg_soft_span_glyph1_on): rows starting
  * at every x & 3 and crossing 8 px tile borders (edge_glyphs), quads of both diagonals and
@@ -423,13 +439,13 @@ EG_TEST(soft_span_glyph, scalar_rows_match_general_path)
     static svtx_t verts[SPAN_MAX_VERTS];
     uint32_t bad = 0, wrong_path = 0;
     eg_soft_span_glyph1_on = true;
-    for (uint32_t shape = 0; shape < 3u; shape++)
+    for (uint32_t shape = 0; shape < 4u; shape++)
         for (uint32_t var = 0; var < 4u; var++)
             for (uint32_t f = 0; f < 3u; f++)
                 for (uint32_t b = 0; b < 2u; b++) {
-                    uint32_t t = (var + f + b + shape) & 1u;
+                    uint32_t t = shape == 3u ? 0u : (var + f + b + shape) & 1u;
                     uint32_t n = shape == 0u ? edge_glyphs(verts, var) : shape == 1u ? pair_quads(verts, var, false)
-                                                                                    : wide_glyphs(verts, var & 1u);
+                               : shape == 2u ? wide_glyphs(verts, var & 1u) : cell_glyphs(verts, var);
                     run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
                                 WGPUTextureFormat_R8Unorm, verts, n, tex[t] };
                     uint32_t before = eg_soft_span_glyph1_px;
