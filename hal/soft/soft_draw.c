@@ -593,7 +593,7 @@ static void flush(batch_t *b)
         shade_vertices(b, NULL);
         classify_slots(b, 0);
     }
-    const bool pairs = b->verts_per_prim == 3u && eg_soft_span_pairs(b->rs);
+    const bool pairs = b->verts_per_prim == 3u && (eg_soft_span_pairs(b->rs) || eg_soft_rect_pairs(b->rs));
     for (uint32_t i = 0; i < b->nprims; i++) {
         const uint16_t *s = prim_slots[i];
         uint32_t any = 0, all = 0xFFu;

@@ -421,6 +421,12 @@ static void walk_blocks(eg_soft_frag_t *f, const walk_t *k)
 
 #define REGION_PX 16
 
+#if defined(__GNUC__) || defined(__clang__)
+#define RASTER_NOINLINE __attribute__((noinline))   /* (keeps the walk states out of the callers' frames) */
+#else
+#define RASTER_NOINLINE
+#endif
+
 /* Whether every sample of the w x h px rectangle at (x0, y0) is inside all three edges. */
 static bool region_accepted(const eg_soft_frag_t *f, int64_t x0, int64_t y0, int64_t w, int64_t h)
 {
@@ -526,45 +532,53 @@ static void region_blocks(rwalk_t *r, int64_t x0, int64_t y0, int64_t w, int64_t
     region_blocks_body(r, x0, y0, w, h, false);
 }
 
-/* Regions of REGION_PX, then parts of the failed ones, then single blocks where no proof holds.
- * The part: a region on the left or right side of the walked rectangle (only) is cut into 4 px
- * wide columns, one on the top or bottom side into 4 px rows, others into quarters. Shapes drawn
- * on a quad have their edge ramp (anti-aliasing, borders) along the quad's sides: a column or row
- * then holds all of it, and the other three are proved, where two quarters of four would fail. */
-static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
+/* The region walk's per-triangle set-up (k: the triangle's tables and box). */
+static void rwalk_begin(rwalk_t *r, const eg_soft_frag_t *fp, const walk_t *k)
 {
-    rwalk_t r;
-    const int64_t R = REGION_PX, q = REGION_PX / 4;
-    r.f = *fp;
-    eg_soft_shade_setup(&r.f);   /* write_colors' per-triangle state */
-    r.k = k;
-    r.side_ok = r.side_failed = 0;
+    const int64_t R = REGION_PX;
+    r->f = *fp;
+    eg_soft_shade_setup(&r->f);   /* write_colors' per-triangle state */
+    r->k = k;
+    r->side_ok = r->side_failed = 0;
 #if WALK_AVX2
-    r.wide = __builtin_cpu_supports("avx2");
+    r->wide = __builtin_cpu_supports("avx2");
 #else
-    r.wide = false;
+    r->wide = false;
 #endif
-    eg_soft_cfill_init(&r.cf);
-    eg_soft_const_tri_init(&r.f, &r.ct);
+    eg_soft_cfill_init(&r->cf);
+    eg_soft_const_tri_init(&r->f, &r->ct);
     /* the regions on no side of the box (see side_x below), proved whole once one of them holds */
-    eg_soft_const_tri_interior(&r.ct, (k->bx0 & ~(R - 1)) + R, (k->bx1 - 1) & ~(R - 1), (k->by0 & ~(R - 1)) + R,
+    eg_soft_const_tri_interior(&r->ct, (k->bx0 & ~(R - 1)) + R, (k->bx1 - 1) & ~(R - 1), (k->by0 & ~(R - 1)) + R,
                                (k->by1 - 1) & ~(R - 1));
+}
+
+/* The walk of r->k's rectangle [px0, px1) x [py0, py1) (the whole walk, or a cell of a
+ * rectangle pair's: raster_rect_pair). Regions of REGION_PX, then parts of the failed ones, then
+ * single blocks where no proof holds. The part: a region on the left or right side of the walked
+ * rectangle (only) is cut into 4 px wide columns, one on the top or bottom side into 4 px rows,
+ * others into quarters. Shapes drawn on a quad have their edge ramp (anti-aliasing, borders)
+ * along the quad's sides: a column or row then holds all of it, and the other three are proved,
+ * where two quarters of four would fail. */
+static void rwalk_rect(rwalk_t *r)
+{
+    const walk_t *k = r->k;
+    const int64_t R = REGION_PX, q = REGION_PX / 4;
     /* Whether the edges reject a rectangle (the edge extremes at its corners), by steps (rrect10:
      * the products were ~70 instructions a region): er at the row's first region, ea the region's */
     const int64_t rx0 = k->px0 & ~(R - 1);
     int64_t er[3], emax[3], sx[3], sy[3];
     for (uint32_t i = 0; i < 3u; i++) {
-        sx[i] = r.f.s.A[i] * (R * EG_SOFT_SUBPIX);
-        sy[i] = r.f.s.B[i] * (R * EG_SOFT_SUBPIX);
+        sx[i] = r->f.s.A[i] * (R * EG_SOFT_SUBPIX);
+        sy[i] = r->f.s.B[i] * (R * EG_SOFT_SUBPIX);
         emax[i] = max64(sx[i], 0) + max64(sy[i], 0);
-        er[i] = r.f.s.A[i] * (rx0 * EG_SOFT_SUBPIX) + r.f.s.B[i] * ((k->py0 & ~(R - 1)) * EG_SOFT_SUBPIX) + r.f.s.C[i];
+        er[i] = r->f.s.A[i] * (rx0 * EG_SOFT_SUBPIX) + r->f.s.B[i] * ((k->py0 & ~(R - 1)) * EG_SOFT_SUBPIX) + r->f.s.C[i];
     }
     /* the parts' steps (q px) and the rejection's extremes for the three part shapes (q x R
      * columns, R x q rows, R/2 quarters): the products were ~90 instructions a part (corner11) */
     int64_t qx[3], qy[3], pmax[3][3];
     for (uint32_t i = 0; i < 3u; i++) {
-        qx[i] = r.f.s.A[i] * (q * EG_SOFT_SUBPIX);
-        qy[i] = r.f.s.B[i] * (q * EG_SOFT_SUBPIX);
+        qx[i] = r->f.s.A[i] * (q * EG_SOFT_SUBPIX);
+        qy[i] = r->f.s.B[i] * (q * EG_SOFT_SUBPIX);
         pmax[0][i] = max64(qx[i], 0) + max64(sy[i], 0);
         pmax[1][i] = max64(sx[i], 0) + max64(qy[i], 0);
         pmax[2][i] = max64(2 * qx[i], 0) + max64(2 * qy[i], 0);
@@ -578,12 +592,12 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
             /* a triangle whose side regions keep failing (its shape's ramp runs along them)
              * goes straight to their parts: the whole region's proof would fail again (tried
              * per side, session 7: 0.2% more proofs, some sides' regions do hold) */
-            if (!(side_x || side_y) || r.side_ok > 0u || r.side_failed < 2u) {
+            if (!(side_x || side_y) || r->side_ok > 0u || r->side_failed < 2u) {
                 if (ea[0] + emax[0] < 0 || ea[1] + emax[1] < 0 || ea[2] + emax[2] < 0) continue;   /* rejected */
-                bool ok = region_const(&r, rx, ry, R, R);
+                bool ok = region_const(r, rx, ry, R, R);
                 if (side_x || side_y) {
-                    r.side_ok += ok;
-                    r.side_failed += !ok;
+                    r->side_ok += ok;
+                    r->side_failed += !ok;
                 }
                 if (ok) continue;
             }
@@ -597,10 +611,17 @@ static void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
                 bool rej = (ea[0] + ix * qx[0] + iy * qy[0] + pm[0] < 0) | (ea[1] + ix * qx[1] + iy * qy[1] + pm[1] < 0) |
                            (ea[2] + ix * qx[2] + iy * qy[2] + pm[2] < 0);
                 int64_t x = rx + ix * q, y = ry + iy * q;
-                if (!rej && !region_const(&r, x, y, w, h)) region_blocks(&r, x, y, w, h);
+                if (!rej && !region_const(r, x, y, w, h)) region_blocks(r, x, y, w, h);
             }
         }
     }
+}
+
+static RASTER_NOINLINE void walk_regions(eg_soft_frag_t *fp, const walk_t *k)
+{
+    rwalk_t r;
+    rwalk_begin(&r, fp, k);
+    rwalk_rect(&r);
     eg_soft_cfill_flush(&r.f, &r.cf);   /* the last proved regions' pixels (soft_raster_fill.c) */
 }
 
@@ -716,6 +737,219 @@ static EG_ALWAYS_INLINE void raster_set_up(eg_soft_frag_t *f, eg_soft_worker_t *
         walk_blocks(f, &k);
 }
 
+/* ---- quad pairs as one rectangle (helper "rectpair", session 12; soft_raster_rect.c) ----
+ *
+ * The two halves of an axis-aligned rectangle (eg_soft_rect_of_pair: their pixels are exactly
+ * the rectangle's, each covered once) are proved in big pieces and filled as plain rectangles.
+ * A piece's pixel set is proved by each triangle holding pixels in it (each proof bounds the
+ * whole set, its own pixels among them), and filled with the union of their ranges (each pixel's
+ * value lies in its triangle's range; a range's open pixels go to the triangle covering each,
+ * soft_raster_fill.c amb_flush). The halves never share a pixel and a pixel's blend reads only
+ * that pixel, so the order of the two inside the pair is irrelevant: the bytes are those of
+ * drawing them one after the other. Pieces, big first, each split only where it fails: the
+ * rectangle (in the worker's clip rectangle and the scissor), its three rows (sides of at least
+ * RECT_MARGIN px, cuts on block borders), a failed row's three cells; a failed cell goes to each
+ * triangle alone, block by block when small (a rounded corner), else by its region walk. The
+ * first triangle proves its pieces (shading its failed cells at once), then the second proves
+ * the first's proved pieces and fills them (or, never seen, shades its part and the first
+ * shades its own again; eg_soft_rect_pair_again forces that in tests). Only one triangle's walk
+ * state is live at a time (the frame: ~9.5 KiB on x86-64, the region walk's ~8 KiB).
+ * Row 2 (UI 50% RGB565, 5 frames): 150.3 M -> 118.1 M instructions; its 250 rectangles alone
+ * 66.7 M -> 34.9 M, ~140 k each (corners through the program ~54 k, the fills' pixels ~40 k,
+ * ~14 proofs and their probes ~37 k). */
+#define RECT_MARGIN 12   /* the bench's corners: radius 12 px plus the ramp, rounded to blocks */
+#define RECT_PIECES 9    /* 3 rows x 3 cells */
+#define RECT_CELL_BLOCKS 16   /* a failed cell of more blocks goes to the region walk */
+#define RECT_SETS 27     /* the first's proved pixel sets kept (~9 a rectangle; more: not proved) */
+
+
+/* A piece's state: proved by the first (its ranges in lo, hi), shaded by the first (the second
+ * shades its part), shaded by the first and none of the second's pixels (done), to be shaded by
+ * the first again (the second did not prove it), none of the first's pixels (the second's). */
+enum { RP_PROVED, RP_SHADED, RP_DONE, RP_AGAIN, RP_SECOND };
+
+typedef struct rect_piece {
+    int64_t q[4];                  /* pixels [q0, q1) x [q2, q3) */
+    uint32_t set0;                 /* RP_PROVED: the first's ranges over the piece's pixel sets
+                                    * (eg_soft_rect_cuts) at rect_walk_t lo, hi [set0 ..] */
+    uint32_t skip;                 /* RP_PROVED: the sets holding none of the first's pixels */
+    uint8_t st;
+    bool blk;                      /* shaded block by block (else by the region walk) */
+} rect_piece_t;
+
+typedef struct rect_walk {
+    rwalk_t r;                     /* the triangle being walked */
+    walk_t k;
+    eg_soft_rect_pair_t rp;
+    rect_piece_t pc[RECT_PIECES];
+    uint32_t n, nsets;
+    uint32_t lo[RECT_SETS][4], hi[RECT_SETS][4];   /* lo == hi: one value */
+} rect_walk_t;
+
+/* r's walk over the pixels of p in its triangle's box: the region walk, or (blk) its blocks'
+ * coverage and the program, no proof (the pair's proof over p has just failed). */
+static void rect_shade(rwalk_t *r, walk_t *k, const rect_piece_t *p)
+{
+    const int64_t *q = p->q;
+    k->px0 = max64(q[0], k->bx0); k->px1 = min64(q[1], k->bx1);
+    k->py0 = max64(q[2], k->by0); k->py1 = min64(q[3], k->by1);
+    if (k->px0 >= k->px1 || k->py0 >= k->py1) return;
+    if (p->blk) region_blocks(r, q[0] & ~3, q[2] & ~3, q[1] - (q[0] & ~3), q[3] - (q[2] & ~3));
+    else rwalk_rect(r);
+}
+
+/* f's walk tables (raster_set_up's) for its box. */
+static void rect_tri_begin(rwalk_t *r, walk_t *k, eg_soft_frag_t *f, const int64_t box[4])
+{
+    eg_soft_depth_setup(f);
+    walk_init(f, k);
+    k->bx0 = box[0]; k->bx1 = box[1]; k->by0 = box[2]; k->by1 = box[3];
+    rwalk_begin(r, f, k);
+}
+
+/* The first triangle's pass over W (the rectangle in the clip): pieces proved or split (the
+ * whole, its rows, their cells: an explicit stack, big first), failed cells shaded at once. */
+static void rect_first(rect_walk_t *m, const int64_t W[4])
+{
+    int64_t st[6][5];   /* (piece, level): 0 whole, 1 row, 2 cell */
+    uint32_t sp = 1;
+    int64_t cx[4], cy[4];
+    uint32_t nx = eg_soft_rect_thirds(m->rp.R[0], m->rp.R[1], RECT_MARGIN, cx);
+    uint32_t ny = eg_soft_rect_thirds(m->rp.R[2], m->rp.R[3], RECT_MARGIN, cy);
+    for (uint32_t c = 0; c < 4u; c++) st[0][c] = W[c];
+    st[0][4] = m->r.ct.state > 0 ? 0 : 2;   /* (no proof can hold: one cell, walked) */
+    m->n = m->nsets = 0;
+    while (sp) {
+        const int64_t *e = st[--sp];
+        const int64_t q[4] = { e[0], e[1], e[2], e[3] }, lvl = e[4];
+        rect_piece_t *p = &m->pc[m->n++];
+        for (uint32_t c = 0; c < 4u; c++) p->q[c] = q[c];
+        const int64_t bx = ((q[1] + 3) >> 2) - (q[0] >> 2), by = ((q[3] + 3) >> 2) - (q[2] >> 2);
+        p->blk = lvl == 2 && bx * by <= RECT_CELL_BLOCKS;
+        if (eg_soft_rect_side(m->rp.e, q) == 2u) {   /* (a corner the first does not reach) */
+            p->st = RP_SECOND;
+            continue;
+        }
+        int64_t cx4[4], cy4[4];
+        uint32_t ns, nsx = eg_soft_rect_cuts(q, m->rp.R, cx4, cy4, &ns);
+        ns *= nsx;
+        if (m->r.ct.state > 0 && m->nsets + ns <= RECT_SETS &&
+            eg_soft_rect_prove(&m->r.f, &m->r.ct, &m->rp, 0, true, q, m->lo + m->nsets, m->hi + m->nsets, &p->skip)) {
+            p->st = RP_PROVED;
+            p->set0 = m->nsets;
+            m->nsets += ns;
+            continue;
+        }
+        if (lvl < 2) {   /* its rows (a row's cells), pushed last to first: taken top to bottom, left to right */
+            m->n--;
+            uint32_t nc = lvl == 0 ? ny : nx, lo = lvl == 0 ? 2u : 0u;
+            const int64_t *cu = lvl == 0 ? cy : cx;
+            for (uint32_t i = nc; i-- > 0;) {
+                int64_t a = max64(cu[i], q[lo]), b = min64(cu[i + 1], q[lo + 1u]);
+                if (a >= b) continue;
+                int64_t *d = st[sp++];
+                for (uint32_t c = 0; c < 4u; c++) d[c] = q[c];
+                d[lo] = a;
+                d[lo + 1u] = b;
+                d[4] = lvl + 1;
+            }
+            continue;
+        }
+        /* a small failed cell (a rounded corner) block by block through the program: a block's
+         * proof costs more than its program (~1.7 k instructions against ~0.85 k with the blend;
+         * the bench's corners, row 2's rectangles alone: 56.8 M instructions proving their
+         * blocks, 49.1 M walking their regions, 34.6 M through the program); a bigger one by the
+         * region walk */
+        rect_shade(&m->r, &m->k, p);
+        p->st = eg_soft_rect_side(m->rp.e, q) == 1u ? RP_DONE : RP_SHADED;
+    }
+}
+
+/* The pixel sets of p filled with the union of both triangles' ranges (lo, hi, skip: the
+ * second's), each set's from the triangles with pixels in it; false: nothing filled (the
+ * targets need the per-block path). */
+static bool rect_fill(rect_walk_t *m, rect_piece_t *p, eg_soft_frag_t *zf, eg_soft_cfill_t *zc, uint32_t lo[9][4],
+                      uint32_t hi[9][4], uint32_t skip)
+{
+    eg_soft_worker_t *w = zf->w;
+    int64_t cx[4], cy[4];
+    uint32_t ny, nx = eg_soft_rect_cuts(p->q, m->rp.R, cx, cy, &ny);
+    for (uint32_t j = 0; j < ny; j++)
+        for (uint32_t i = 0; i < nx; i++) {
+            uint32_t k = j * nx + i;
+            const uint32_t *l0 = m->lo[p->set0 + k], *h0 = m->hi[p->set0 + k];
+            if (p->st == RP_PROVED && (skip >> k & 1u)) {   /* (then the first has pixels there: proved) */
+                eg_memcpy(lo[k], l0, sizeof lo[k]);
+                eg_memcpy(hi[k], h0, sizeof hi[k]);
+            } else if (p->st == RP_PROVED && !(p->skip >> k & 1u)) {
+                eg_soft_rect_union(lo[k], hi[k], l0, h0);
+            }
+            w->crange = ((lo[k][0] ^ hi[k][0]) | (lo[k][1] ^ hi[k][1]) | (lo[k][2] ^ hi[k][2]) | (lo[k][3] ^ hi[k][3])) != 0u;
+            eg_memcpy(w->crange_hi, hi[k], sizeof hi[k]);
+            if (!eg_soft_fill_const_region(zf, zc, cx[i], cx[i + 1], cy[j], cy[j + 1], lo[k])) {
+                w->crange = false;
+                return false;   /* (at the first set: the targets are the same for all) */
+            }
+            w->rect_px += (uint32_t)((cx[i + 1] - cx[i]) * (cy[j + 1] - cy[j]));
+        }
+    return true;
+}
+
+/* f[0], f[1] (a pair) drawn as one rectangle where they are one; false: not a rectangle of the
+ * region walk (nothing drawn). */
+static RASTER_NOINLINE bool raster_rect_pair(eg_soft_frag_t f[2], eg_soft_worker_t *w, const int64_t box[2][4])
+{
+    for (uint32_t i = 0; i < 2u; i++)   /* raster_set_up's choice of the region walk */
+        if (box[i][1] - box[i][0] < REGION_PX / 2 && box[i][3] - box[i][2] < REGION_PX / 2) return false;
+    if (f[0].samples != 1u || !eg_soft_fill_range_ok(&f[0])) return false;
+    rect_walk_t m;
+    const eg_soft_setup_t s[2] = { f[0].s, f[1].s };
+    uint32_t si;
+    if (!eg_soft_rect_of_pair(s, m.rp.R, &si)) return false;
+    const eg_soft_pass_state_t *ps = f[0].ps;
+    const int64_t *R = m.rp.R;
+    const int64_t W[4] = { max64(R[0], max64(w->clip_x0, ps->sc_x0)), min64(R[1], min64(w->clip_x1, ps->sc_x1)),
+                           max64(R[2], max64(w->clip_y0, ps->sc_y0)), min64(R[3], min64(w->clip_y1, ps->sc_y1)) };
+    if (W[0] >= W[1] || W[2] >= W[3]) return true;   /* R is all they cover: nothing here */
+    m.rp.e[0] = s[0].A[si]; m.rp.e[1] = s[0].B[si]; m.rp.e[2] = s[0].C[si];
+    rect_tri_begin(&m.r, &m.k, &f[0], box[0]);
+    rect_first(&m, W);
+    eg_soft_cfill_flush(&m.r.f, &m.r.cf);
+    /* the second: the pieces proved by the first proved again, filled as rectangles (f[1]'s own
+     * set-up is not read once copied into m.r: its edges zeroed, 0 >= 0 passes every pixel and
+     * eg_soft_fill_const_region fills the rows whole; a range's open pixels go to the triangle
+     * covering each, zc.pair) */
+    eg_soft_cfill_t zc;
+    eg_soft_cfill_init(&zc);
+    eg_soft_shade_setup(&f[0]);
+    rect_tri_begin(&m.r, &m.k, &f[1], box[1]);
+    eg_memset(&f[1].s, 0, sizeof f[1].s);
+    zc.pair[0] = &f[0];
+    zc.pair[1] = &m.r.f;
+    eg_memcpy(zc.pair_e, m.rp.e, sizeof m.rp.e);
+    bool again = false;
+    for (uint32_t i = 0; i < m.n; i++) {
+        rect_piece_t *p = &m.pc[i];
+        if (p->st == RP_DONE) continue;
+        uint32_t lo[9][4], hi[9][4], skip;
+        if ((p->st == RP_PROVED || p->st == RP_SECOND) && !eg_soft_rect_pair_again &&
+            eg_soft_rect_prove(&m.r.f, &m.r.ct, &m.rp, 1, p->st == RP_SECOND, p->q, lo, hi, &skip) &&
+            rect_fill(&m, p, &f[1], &zc, lo, hi, skip))
+            continue;
+        if (p->st == RP_PROVED) { p->st = RP_AGAIN; again = true; }
+        rect_shade(&m.r, &m.k, p);
+    }
+    eg_soft_cfill_flush(&f[1], &zc);
+    eg_soft_cfill_flush(&m.r.f, &m.r.cf);
+    if (again) {   /* the first's part of pieces the second did not prove */
+        rect_tri_begin(&m.r, &m.k, &f[0], box[0]);
+        for (uint32_t i = 0; i < m.n; i++)
+            if (m.pc[i].st == RP_AGAIN) rect_shade(&m.r, &m.k, &m.pc[i]);
+        eg_soft_cfill_flush(&m.r.f, &m.r.cf);
+    }
+    return true;
+}
+
 /* A pair (eg_soft_raster_pair, pair11): both boxes clipped as raster_set_up clips them, then
  * the span path's one walk for both, else each as alone, in order. */
 static void raster_pair_set_up(eg_soft_frag_t f[2], eg_soft_worker_t *w, const int64_t box[2][4])
@@ -731,6 +965,7 @@ static void raster_pair_set_up(eg_soft_frag_t f[2], eg_soft_worker_t *w, const i
     if (c[0][0] < c[0][1] && c[0][2] < c[0][3] && c[1][0] < c[1][1] && c[1][2] < c[1][3] &&
         eg_soft_raster_fast_paths && eg_soft_span_pair(&f[0], c[0], &f[1], c[1]))
         return;
+    if (eg_soft_rect_pairs(f[0].rs) && raster_rect_pair(f, w, box)) return;
     raster_set_up(&f[0], w, box[0]);
     raster_set_up(&f[1], w, box[1]);
 }

@@ -279,6 +279,7 @@ typedef struct eg_soft_worker {
      * memo), [4] vector chunks with a range source's open pixels (to the VM) */
     uint32_t fill_vec_rows[5];
     uint32_t vm_blocks;                           /* blocks shaded by shade_vm (soft_raster_shade.c, corner11) */
+    uint32_t rect_px;                             /* pixels filled as one rectangle of a quad pair (soft_raster_rect.c) */
 } eg_soft_worker_t;
 
 /** The submitting thread's worker (soft_draw.c): vertex shading and unbinned rasterization. */
@@ -672,6 +673,14 @@ extern bool eg_soft_const_probe_check;
 void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1);
 /** eg_soft_const_region with ct (state 1) of f's triangle. */
 bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4]);
+/** probe_differs (soft_raster_const.c) at the 4 corner pixels of p (bx0 + fx0, bx1 + fx1, ...):
+ *  true when the outputs there visibly differ (no proof over a set holding them can hold). */
+bool eg_soft_const_probe_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p);
+/** The proof of eg_soft_const_region_tri over p alone (no interior or bands): true when output 0
+ *  provably holds the bits outb at every pixel of p, or (hi not NULL, ct->rng) a value in the
+ *  narrow range [outb, hi] (rectpair, session 12). */
+bool eg_soft_const_pxset_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
+                             uint32_t hi[4]);
 /** soft_raster_shade.c: block (bx, by) with coverage cov whose output 0 is in f->w->io_out[0]
  *  in every lane (eg_soft_const_region proved it): the blend and store of the const path. */
 void eg_soft_shade_const_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
@@ -704,6 +713,11 @@ typedef struct eg_soft_cfill {
     uint32_t prev_in, prev_out;
     bool have_prev;
     int8_t range_ok;                             /* eg_soft_fill_range_ok of the triangle; -1 not asked yet */
+    /* rectpair, session 12: the fill of a rectangle pair's piece (no edges): an open pixel of a
+     * range source is shaded by pair[0] where pair_e (its shared edge: A, B, C) passes its centre,
+     * else by pair[1] (both eg_soft_shade_setup); pair[0] NULL: by the fill's own triangle */
+    struct eg_soft_frag *pair[2];
+    int64_t pair_e[3];
 } eg_soft_cfill_t;
 /** soft_raster_fill.c: the pixels of [x0, x1) x [y0, y1) inside f's triangle (one sample at the
  *  centre) blended with the proved output bits outb, row by row: the bytes of
@@ -736,5 +750,42 @@ extern uint32_t eg_soft_shade_vw;
  *  (bx, by) for the centre depths zc (each sample adds its offset); clears failing lanes in cov. */
 void eg_soft_ds_test(const eg_soft_frag_t *f, uint32_t bx, uint32_t by, const float zc[EG_SOFT_LANES],
                      eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES]);
+
+/* ---- quad pairs as one rectangle (soft_raster_rect.c, helper "rectpair", session 12) ---- */
+
+/** Test switch (default on): off draws rectangle pairs as two triangles (the same bytes). */
+extern bool eg_soft_rect_pair_on;
+/** Test hook: the second triangle proves nothing, so the first shades its part of the pieces it
+ *  proved again (the path taken where the two do not prove alike; the same bytes). */
+extern bool eg_soft_rect_pair_again;
+/** Whether rs's quads pair for the rectangle walk (soft_draw.c pairs them; soft_raster.c
+ *  raster_pair_set_up checks the rest). */
+bool eg_soft_rect_pairs(const struct eg_soft_raster_pipeline *rs);
+/** Whether the triangles of s[0], s[1] (one sample a pixel) cover exactly the pixels
+ *  [r[0], r[1]) x [r[2], r[3]), each once (the two halves of an axis-aligned rectangle; *shared:
+ *  s[0]'s edge between them). */
+bool eg_soft_rect_of_pair(const eg_soft_setup_t s[2], int64_t r[4], uint32_t *shared);
+/** The cuts of the pixels [q[0], q[1]) x [q[2], q[3]) (in the rectangle R) into at most 3 x 3
+ *  pixel sets the proof takes exactly, the rectangle's border blocks apart: columns
+ *  [cx[i], cx[i + 1]) (returned: their number), rows [cy[j], cy[j + 1]) (*ny). */
+uint32_t eg_soft_rect_cuts(const int64_t q[4], const int64_t R[4], int64_t cx[4], int64_t cy[4], uint32_t *ny);
+/** A rectangle pair: its rectangle R (pixels [R[0], R[1]) x [R[2], R[3])) and the first
+ *  triangle's shared edge e (A, B, C: a covered pixel whose centre passes it is the first's). */
+typedef struct eg_soft_rect_pair {
+    int64_t R[4], e[3];
+} eg_soft_rect_pair_t;
+/** Whose pixels the pixel rectangle q holds: 1 the first triangle's only, 2 the second's only,
+ *  0 both (the shared edge at its corner pixels' centres). */
+uint32_t eg_soft_rect_side(const int64_t e[3], const int64_t q[4]);
+/** eg_soft_const_pxset_tri of triangle tri (0 first, 1 second) over each set of eg_soft_rect_cuts
+ *  (row by row) holding pixels of tri (bit i of *skip: set i holds none), after a probe when
+ *  asked: true when all hold, set i's values then in [lo[i], hi[i]] (lo == hi: one value). */
+bool eg_soft_rect_prove(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_rect_pair_t *rp, uint32_t tri,
+                        bool probe, const int64_t q[4], uint32_t lo[9][4], uint32_t hi[9][4], uint32_t *skip);
+/** [lo, hi] := the smallest range holding it and [lo2, hi2] (per component, finite floats). */
+void eg_soft_rect_union(uint32_t lo[4], uint32_t hi[4], const uint32_t lo2[4], const uint32_t hi2[4]);
+/** [a, b) as side, middle, side (cuts c[0..3], sides >= m px, inner cuts on block borders):
+ *  3, or 1 (c[0..1]) when the middle would be empty. */
+uint32_t eg_soft_rect_thirds(int64_t a, int64_t b, int64_t m, int64_t c[4]);
 
 #endif /* EG_SOFT_RASTER_H */

@@ -688,6 +688,28 @@ static bool region_tri_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, co
     return true;
 }
 
+/* soft_raster_rect.c (rectpair, session 12): probe_differs at p's corner pixels alone (p need not
+ * be a pixel set the proof takes: only its first and last pixels are read), true when it sees the
+ * outputs differ (a proof over any set holding those pixels would fail; a wrong skip costs a
+ * proof's pixels, never bytes). With eg_soft_const_probe_check false: the proofs run. */
+bool eg_soft_const_probe_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
+{
+    if (ct->state <= 0 || !ct->nin || eg_soft_const_probe_check || !probe_differs(f, ct, p)) return false;
+    f->w->probe_skips++;
+    return true;
+}
+
+/* soft_raster_rect.c (rectpair, session 12): one pixel set's proof (no interior or band: the
+ * rectangle walk keeps its own pieces). */
+bool eg_soft_const_pxset_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
+                             uint32_t hi[4])
+{
+    f->w->crange = false;
+    if (ct->state <= 0 || !region_tri(f, ct, p, outb, ct->rng ? hi : NULL)) return false;
+    if (!ct->rng && hi) eg_memcpy(hi, outb, 4u * sizeof hi[0]);
+    return true;
+}
+
 static inline bool differ4(const uint32_t a[4], const uint32_t b[4])
 {
     return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) != 0u;

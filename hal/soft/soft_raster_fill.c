@@ -248,16 +248,34 @@ static inline void store_px(uint8_t *p, uint32_t v, uint32_t e)
  * program's lanes do not depend on each other (no derivatives in the proof's class) and each
  * pixel's blend reads only that pixel, so shading them after the other pixels of their rows, a
  * block's lanes together, gives the bytes the whole block would have. */
-static void amb_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c)
+static void amb_shade(eg_soft_frag_t *f, int64_t bx, int64_t by, eg_soft_mask_t m)
 {
     bool np = f->no_const_proof;
+    eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
+    cov[0] = m;
     f->no_const_proof = true;
-    for (uint32_t i = 0; i < c->namb; i++) {
-        eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES] = { 0 };
-        cov[0] = c->amb_m[i];
-        eg_soft_shade_block(f, (uint32_t)c->amb_bx[i], (uint32_t)c->amb_by[i], cov);
-    }
+    eg_soft_shade_block(f, (uint32_t)bx, (uint32_t)by, cov);
     f->no_const_proof = np;
+}
+
+static void amb_flush(eg_soft_frag_t *f, eg_soft_cfill_t *c)
+{
+    for (uint32_t i = 0; i < c->namb; i++) {
+        if (!c->pair[0]) {
+            amb_shade(f, c->amb_bx[i], c->amb_by[i], c->amb_m[i]);
+            continue;
+        }
+        /* a rectangle pair's piece (soft_raster.c raster_rect_pair): each pixel to the triangle
+         * covering it, the one whose side of the shared edge holds its centre */
+        eg_soft_mask_t m0 = 0;
+        for (uint32_t l = 0; l < EG_SOFT_LANES; l++) {
+            int64_t X = (c->amb_bx[i] + (l & 3u)) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+            int64_t Y = (c->amb_by[i] + (l >> 2)) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+            if (c->pair_e[0] * X + c->pair_e[1] * Y + c->pair_e[2] >= 0) m0 |= (eg_soft_mask_t)(1u << l);
+        }
+        if (c->amb_m[i] & m0) amb_shade(c->pair[0], c->amb_bx[i], c->amb_by[i], (eg_soft_mask_t)(c->amb_m[i] & m0));
+        if (c->amb_m[i] & ~m0) amb_shade(c->pair[1], c->amb_bx[i], c->amb_by[i], (eg_soft_mask_t)(c->amb_m[i] & ~m0));
+    }
     c->namb = 0;
 }
 

@@ -210,6 +210,8 @@ static svtx_t vtx(float px, float py, float u, float v, uint8_t a)
     return o;
 }
 
+static bool sdf_strip;   /* sdf_pipeline's topology: triangle strip (else list) */
+
 static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, const WGPUBlendState *blend)
 {
     WGPUVertexAttribute va[3] = { WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT, WGPU_VERTEX_ATTRIBUTE_INIT };
@@ -220,6 +222,11 @@ static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, cons
     vb.arrayStride = sizeof(svtx_t);
     vb.attributeCount = 3;
     vb.attributes = va;
+    if (sdf_strip) {   /* (the rectangle pair test: one quad as a 4-vertex strip) */
+        WGPUPrimitiveState pr = WGPU_PRIMITIVE_STATE_INIT;
+        pr.topology = WGPUPrimitiveTopology_TriangleStrip;
+        return t_render_pipeline_ex(d, "span.vert", "span_sdf.frag", &vb, 1, fmt, blend, NULL, &pr);
+    }
     return t_color_pipeline(d, "span.vert", "span_sdf.frag", &vb, fmt, blend);
 }
 
@@ -355,7 +362,8 @@ EG_TEST(soft_fill, strips_match_general_path)
  * once and its other regions take those bits, hits counted); 0.3..0.7 put the shape's ramp in
  * the side regions only (the interior holds, the sides must not take its bits); 0..1 show the
  * whole shape, whose ramp crosses the interior (its proof fails and every region is proved or
- * shaded alone, no hits). Same bytes with the fast paths on and off. */
+ * shaded alone, no hits). Same bytes with the fast paths on and off. The quads as two triangles
+ * (eg_soft_rect_pair_on off: the rectangle path proves its own pieces, rect_pairs_match_two_triangles). */
 EG_TEST(soft_fill, interior_proved_whole_matches_general_path)
 {
     WGPUDevice d = eg_test_device("soft");
@@ -372,7 +380,9 @@ EG_TEST(soft_fill, interior_proved_whole_matches_general_path)
                             vtx(31.6f, 0.6f, u1, u0, 170), vtx(31.6f, 31.2f, u1, u1, 170), vtx(0.3f, 31.2f, u0, u1, 170) };
             eg_soft_set_threads(1);
             uint32_t before = eg_soft_worker_main.interior_hits;
+            eg_soft_rect_pair_on = false;
             bool ok = render(d, WGPUTextureFormat_EmgpuRGB565Unorm, &premul, v, 6, false, fast, W, H);
+            eg_soft_rect_pair_on = true;
             hits[m] += eg_soft_worker_main.interior_hits - before;
             eg_soft_raster_fast_paths = false;
             ok = ok && render(d, WGPUTextureFormat_EmgpuRGB565Unorm, &premul, v, 6, false, slow, W, H);
@@ -674,6 +684,91 @@ EG_TEST(soft_fill, probes_skip_only_failing_proofs)
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT(skips > 0u);
     EG_EXPECT_EQ_U(wrong, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* ---- quad pairs as one rectangle (soft_raster_rect.c, helper "rectpair", session 12) ---- */
+
+/* The quad [x0, x1) x [y0, y1) (target pixels of a W px wide, H px tall target) with texture
+ * coordinates [u0, u1] x [v0, v1]: 6 list vertices at o, or (strip) 4 strip vertices. */
+static uint32_t rect_quad(svtx_t *o, bool strip, float W, float H, float x0, float y0, float x1, float y1, const float uv[4],
+                          uint8_t al)
+{
+    const float sx = 32.0f / W, sy = 32.0f / H;
+    svtx_t a = vtx(x0 * sx, y0 * sy, uv[0], uv[2], al), b = vtx(x1 * sx, y0 * sy, uv[1], uv[2], al);
+    svtx_t c = vtx(x0 * sx, y1 * sy, uv[0], uv[3], al), e = vtx(x1 * sx, y1 * sy, uv[1], uv[3], al);
+    if (strip) { o[0] = a; o[1] = b; o[2] = c; o[3] = e; return 4; }
+    o[0] = a; o[1] = b; o[2] = c; o[3] = b; o[4] = e; o[5] = c;
+    return 6;
+}
+
+/* Rectangle pairs through the API, the rectangle path on and off (eg_soft_rect_pair_on): the
+ * SDF rounded rectangle filling its quad (corners fail, sides and middle hold: every level of
+ * pieces and the walk of failed cells) and a window of its inside only (constant: the whole
+ * rectangle holds), quads as a triangle list (repeated positions) and as a strip (shared
+ * vertices), at fractional positions, crossing the target's edge, a corner on a pixel centre
+ * (no rectangle: drawn as two triangles), with and without a scissor, RGBA8 / BGRA8 / RGB565,
+ * alpha 170 and 255 (a fill), on 1 worker and on 2 with 16 px tiles (binned: pieces cut at
+ * tile borders, the pair through its bin records), with the second triangle's proofs off
+ * (eg_soft_rect_pair_again: each triangle shades its part of the first's proved pieces), and at
+ * the range width 1 (eg_soft_const_range_max: wide ranges, whose open pixels go through the
+ * program of the triangle covering each, soft_raster_fill.c amb_flush): the same bytes, and the rectangle path filled pixels (rect_px of the submitting thread's worker,
+ * 1 worker). Fails when the rectangle's right side is one column off (tried: 96 cases differ). */
+EG_TEST(soft_fill, rect_pairs_match_two_triangles)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    enum { RW = 64, RH = 32 };   /* (vtx's units exact in target pixels: 0.5 and 1 px) */
+    static uint8_t on[RW * RH * 4], off[RW * RH * 4];
+    static const float uvs[2][4] = { { 5.0f / 24.0f, 19.0f / 24.0f, 7.0f / 24.0f, 17.0f / 24.0f },
+                                     { 0.35f, 0.65f, 0.4f, 0.6f } };
+    /* quads in target pixels: fractional, off the target's left / bottom edge, corners at pixel
+     * centres, aligned to blocks, wide and thin, two of the shape at 1 px a unit (the
+     * bench's: alpha 1.0 at the first pixel inside, proofs in narrow ranges) in one draw */
+    static const float quads[8][4] = { { 2.3f, 3.6f, 61.2f, 29.1f }, { -6.4f, 9.2f, 40.7f, 36.5f },
+                                       { 3.5f, 4.5f, 40.5f, 27.5f }, { 4.0f, 8.0f, 60.0f, 28.0f },
+                                       { 1.7f, 2.2f, 62.6f, 11.9f }, { 17.1f, 0.4f, 29.8f, 31.3f },
+                                       { 2.0f, 3.0f, 16.0f, 13.0f }, { 21.4f, 17.0f, 35.4f, 27.0f } };
+    const float keep = eg_soft_const_range_max;
+    uint32_t bad = 0, cases = 0, px = 0, open = 0;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t a = 0; a < 2u; a++)
+            for (uint32_t q = 0; q < 7u; q++)
+                for (uint32_t k = 0; k < 32u; k++) {
+                    bool strip = (k & 1u) && q < 6u, scissor = (k >> 1) & 1u, two = (k >> 2) & 1u;
+                    eg_soft_rect_pair_again = (k >> 3) & 1u;
+                    eg_soft_const_range_max = (k >> 4) ? 1.0f : keep;   /* wide ranges: open pixels */
+                    const float *uv = uvs[q < 6u ? (q + f) & 1u : 0u];
+                    svtx_t v[12];
+                    uint32_t n = rect_quad(v, strip, RW, RH, quads[q][0], quads[q][1], quads[q][2], quads[q][3], uv,
+                                           a ? 255 : 170);
+                    if (q == 6u) n += rect_quad(v + 6, false, RW, RH, quads[7][0], quads[7][1], quads[7][2], quads[7][3],
+                                                uv, a ? 255 : 170);
+                    uint32_t bpp = f == 2u ? 2u : 4u;
+                    sdf_strip = strip;
+                    eg_soft_set_threads(two ? 2u : 1u);
+                    eg_soft_bin_set_tile_px(two ? 16u : 0u);
+                    uint32_t p0 = eg_soft_worker_main.rect_px, o0 = eg_soft_worker_main.range_vm_px;
+                    bool ok = render(d, fill_fmts[f], &premul, v, n, scissor, on, RW, RH);
+                    if (!two) px += eg_soft_worker_main.rect_px - p0;
+                    if (!two && !eg_soft_rect_pair_again) open += eg_soft_worker_main.range_vm_px - o0;
+                    eg_soft_rect_pair_on = false;
+                    eg_soft_rect_pair_again = false;
+                    ok = ok && render(d, fill_fmts[f], &premul, v, n, scissor, off, RW, RH);
+                    eg_soft_rect_pair_on = true;
+                    eg_soft_const_range_max = keep;
+                    eg_soft_bin_set_tile_px(0);
+                    eg_soft_set_threads(0);
+                    sdf_strip = false;
+                    cases++;
+                    if ((!ok || memcmp(on, off, (size_t)RW * RH * bpp) != 0) && bad++ < 4u)
+                        eg_test_printf("    format %u alpha %u quad %u case %u differs\n", f, a, q, k);
+                }
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT(px > cases * 25u);   /* the rectangle path took most of the quads' pixels */
+    EG_EXPECT(open > 0u);          /* a range fill's open pixels went to their triangles */
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
