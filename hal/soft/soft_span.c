@@ -721,6 +721,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
 
 bool eg_soft_span_pair_on = true;
 uint32_t eg_soft_span_pair_quads;
+bool eg_soft_span_pair_sep_on = true;
+uint32_t eg_soft_span_pair_sep_quads;
 
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r)
 {
@@ -745,6 +747,7 @@ static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pip
     fc->own_x0 = f->w->clip_x0;
     fc->own_x1 = f->w->clip_x1;
     fc->filled = fc->skipped = fc->rows = 0;
+    fc->sep = false;
     /* edges_init + span_edges_one's result in one pass (span_edges_one_init) */
     if (fc->modes == FZ_MODES_TEXC && sp->fused[wi][FZ_MODES_TEXC] && span_edges_one_init(&f->s, fc)) return true;
     edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
@@ -802,7 +805,10 @@ bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *
         /* FZ_(glyph2)'s left triangle first: the one whose moving edge bounds it on the right */
         if (a->ew[0].kind < 0) sp->pair[wi](sp, &fc[0], &fc[1]);
         else sp->pair[wi](sp, &fc[1], &fc[0]);
-        if (fa->w == &eg_soft_worker_main) eg_soft_span_pair_quads++;
+        if (fa->w == &eg_soft_worker_main) {
+            eg_soft_span_pair_quads++;
+            eg_soft_span_pair_sep_quads += fc[0].sep || fc[1].sep;
+        }
     } else {   /* each alone, in order, as eg_soft_span_triangle fills it */
         sp->fused[wi][fc[0].modes](sp, &fc[0]);
         sp->fused[wi][fc[1].modes](sp, &fc[1]);

@@ -79,6 +79,12 @@ extern int64_t eg_soft_span_rowc_min_fused;
 extern bool eg_soft_span_pair_on;
 /** Test counter: pairs the submitting thread's worker filled in one walk (FZ_(glyph2)). */
 extern uint32_t eg_soft_span_pair_quads;
+/** Test hook (soft_span_glyph.inc): glyph pairs take the separable texel indices where they
+ *  are proven (true) or always the per-lane coordinates (false); the same bytes. */
+extern bool eg_soft_span_pair_sep_on;
+/** Test counter: the pairs of eg_soft_span_pair_quads that took the separable indices
+ *  (FZ_(sep_prep) held). */
+extern uint32_t eg_soft_span_pair_sep_quads;
 /** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
  *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r);

@@ -293,6 +293,116 @@ EG_TEST(soft_span_glyph, quad_pair_blend_memo_matches_general_path)
     eg_test_device_release();
 }
 
+/* Glyph quads for the separable texel indices (soft_span_glyph.inc FZ_(sep_prep), glyphsep): an
+ * 8x8 coverage texture mapped onto quads in texels (tu0, tu1) x (tv0, tv1): 6 texels on 7 px (the
+ * UI bench's cells: column 3's centre on a texel boundary, computed per pixel), 1:1 at integer
+ * and sub-pixel offsets, 8 texels on 5 px (shrunk), 1 texel on 3 px (stretched), u and v
+ * mirrored, 8 texels on 12 rows (a row on a boundary: the per-lane kernel), 4 texels on 6 px
+ * (two columns on boundaries: the per-lane kernel), 12 px wide (wider than a group), across the
+ * 8 px tile borders of the 2-thread runs, past the target's edges and the scissor's; either
+ * diagonal and winding (as pair_quads). variant bit 0: alpha 128, else 255; bit 1: clip w 2 at
+ * every vertex (perspective weights, equal 1/w), else 1. */
+static uint32_t sep_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    static const float q[13][8] = {
+        { 2.0f, 1.0f, 7, 16, 0, 6, 0, 8 },      { 10.5f, 3.25f, 7, 16, 1, 7, 0, 8 },  { 19.0f, 0.0f, 8, 8, 0, 8, 0, 8 },
+        { 1.3f, 18.6f, 6, 6, 2, 8, 1, 7 },      { 12.0f, 20.0f, 5, 10, 0, 8, 0, 8 },  { 22.5f, 12.0f, 6, 12, 6, 0, 0, 8 },
+        { 27.0f, 22.0f, 7, 9, 0, 6, 8, 0 },     { 6.0f, 26.0f, 6, 4, 0, 4, 0, 2 },    { 15.5f, 9.5f, 3, 7, 0, 1, 0, 8 },
+        { 4.0f, 7.0f, 12, 5, 0, 8, 0, 5 },      { -2.0f, 12.0f, 7, 16, 0, 6, 0, 8 },  { 8.0f, 16.0f, 7, 16, 1, 7, 0, 8 },
+        { 24.25f, -3.0f, 4, 9, 3, 7, 7, 0 },
+    };
+    const uint8_t c[4] = { 40, 210, 120, (uint8_t)(variant & 1u ? 128u : 255u) };
+    const float w = variant & 2u ? 2.0f : 1.0f;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 13u; i++) {
+        const float *p = q[i];
+        float u0 = p[4] / 8.0f, u1 = p[5] / 8.0f, v0 = p[6] / 8.0f, v1 = p[7] / 8.0f;
+        svtx_t a = span_vtx(p[0], p[1], w, u0, v0, c[0], c[1], c[2], c[3]);
+        svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, v0, c[0], c[1], c[2], c[3]);
+        svtx_t e = span_vtx(p[0], p[1] + p[3], w, u0, v1, c[0], c[1], c[2], c[3]);
+        svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
+        bool diag = (i & 1u) != 0u, flip = (i & 2u) != 0u;
+        if (strips) {
+            svtx_t t[4] = { a, b, e, f };
+            if (diag) { t[0] = b; t[1] = a; t[2] = f; t[3] = e; }
+            if (flip) { svtx_t x = t[1]; t[1] = t[2]; t[2] = x; }
+            memcpy(v + n, t, sizeof t);
+            n += 4u;
+        } else {
+            svtx_t t[6] = { a, b, e, b, f, e };
+            if (diag) { t[2] = f; t[3] = a; t[4] = f; t[5] = e; }
+            if (flip) { svtx_t x = t[1]; t[1] = t[2]; t[2] = x; x = t[4]; t[4] = t[5]; t[5] = x; }
+            memcpy(v + n, t, sizeof t);
+            n += 6u;
+        }
+    }
+    return n;
+}
+
+/* r three ways: the pair path with the separable indices (threads workers, tile_px squares), the
+ * pair path without them (the per-lane kernel), the general path (fast paths off, one worker):
+ * true when all give the same bytes. */
+static bool sep_same(const run_t *r, uint32_t threads, uint32_t tile_px)
+{
+    static uint8_t sep[S * S * 4], lane[S * S * 4], slow[S * S * 4];
+    uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    eg_soft_set_threads(threads);
+    eg_soft_bin_set_tile_px(tile_px);
+    bool ok = span_render(r, sep, bpp);
+    eg_soft_span_pair_sep_on = false;
+    ok = ok && span_render(r, lane, bpp);
+    eg_soft_span_pair_sep_on = true;
+    eg_soft_set_threads(1);
+    eg_soft_bin_set_tile_px(0);
+    eg_soft_raster_fast_paths = false;
+    ok = ok && span_render(r, slow, bpp);
+    eg_soft_raster_fast_paths = true;
+    eg_soft_set_threads(0);
+    size_t sz = (size_t)S * S * bpp;
+    return ok && memcmp(sep, slow, sz) == 0 && memcmp(lane, slow, sz) == 0;
+}
+
+/* The pair kernel's separable texel indices (glyphsep): sep_quads as strips and lists, alpha 255
+ * and 128, clip w 1 and 2, every target format, both blends, 4 lanes and the widest width, with
+ * and without the scissor, clamp-to-edge and (on some cases) repeat samplers, 1 thread and 2
+ * threads with 8 px squares: the bytes of the per-lane pair kernel and of the general path; and
+ * on one thread with clamp-to-edge, where the board has the pair kernel, the separable indices
+ * ran (eg_soft_span_pair_sep_quads: the 3 px quad is proven at 4 lanes too). */
+EG_TEST(soft_span_glyph, separable_texel_indices_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        const bool rep = ((var + f + b + w) & 3u) == 3u;
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        span_address = rep ? WGPUAddressMode_Repeat : WGPUAddressMode_Undefined;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
+                                    ((var + b) & 1u) != 0u, WGPUTextureFormat_R8Unorm, quads, sep_quads(quads, var, st != 0u),
+                                    8u };
+                        uint32_t before = eg_soft_span_pair_sep_quads;
+                        if (!sep_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                        if (!rep && (eg_soft_span_pair_sep_quads != before) != (eg_soft_span_pair_widths() != 0u)) wrong_path++;
+                        if (!sep_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                    }
+    span_strip_quads = false;
+    span_address = WGPUAddressMode_Undefined;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* Constant rows of every length from 1 to 29 px at x offsets 0-3 (eg_soft_span_row_const's
  * fill: the first pixels, then the filled part doubled), flat colors (every row through the
  * row proof on the chunk path) and a vertical gradient (fused rows with the proof from 2 px

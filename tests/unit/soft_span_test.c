@@ -75,6 +75,8 @@ void span_tex_pattern(uint8_t *px, uint32_t bpp, uint32_t n)
     }
 }
 
+WGPUAddressMode span_address;
+
 /* An 8x8 texture (mips levels; RGBA8 unless tex_fmt says RGB565) with tex_pattern, and a bind
  * group for it. */
 static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips, uint32_t size, WGPUFilterMode filter,
@@ -93,6 +95,7 @@ static WGPUBindGroup tex_group(WGPUDevice d, WGPURenderPipeline p, uint32_t mips
     WGPUSamplerDescriptor sd = WGPU_SAMPLER_DESCRIPTOR_INIT;
     sd.magFilter = filter;
     sd.minFilter = filter;
+    if (span_address != WGPUAddressMode_Undefined) sd.addressModeU = sd.addressModeV = span_address;
     WGPUSampler smp = wgpuDeviceCreateSampler(d, &sd);
     WGPUBindGroupEntry e[2] = { WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT };
     e[0].binding = 0; e[0].textureView = view;

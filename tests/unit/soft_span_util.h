@@ -51,6 +51,9 @@ extern uint32_t span_tex_size2;
 /** True: span_render's pipeline draws triangle strips, each 4 vertices of r->verts one draw (a
  *  quad's two triangles sharing two vertices, as instanced glyph strips do). */
 extern bool span_strip_quads;
+/** Not Undefined: the address mode (u and v) of span_render's sampler (else the default,
+ *  ClampToEdge). */
+extern WGPUAddressMode span_address;
 /** Renders r over a patterned clear into a fresh S x S target; img gets the bytes. */
 bool span_render(const run_t *r, uint8_t *img, uint32_t bpp);
 /** r with the fast paths on and off: a difference is counted in *bad (the first 4 printed with
