@@ -142,6 +142,27 @@ EG_TEST(soft_span_glyph, row_starts_and_tile_borders_match_general_path)
     eg_test_device_release();
 }
 
+/* The quad a (top left), b (top right), e (bottom left), f (bottom right) at v as a strip (4
+ * vertices: triangles {0, 1, 2}, {1, 3, 2}, sharing two) or a list (6: the shared positions
+ * repeated), with the diagonal a-f when bit 0 of i is set (else b-e) and the winding flipped
+ * when bit 1 is; returns the vertex count. */
+static uint32_t emit_quad(svtx_t *v, svtx_t a, svtx_t b, svtx_t e, svtx_t f, uint32_t i, bool strips)
+{
+    bool diag = (i & 1u) != 0u, flip = (i & 2u) != 0u;
+    if (strips) {
+        svtx_t q[4] = { a, b, e, f };
+        if (diag) { q[0] = b; q[1] = a; q[2] = f; q[3] = e; }
+        if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; }
+        memcpy(v, q, sizeof q);
+        return 4u;
+    }
+    svtx_t q[6] = { a, b, e, b, f, e };
+    if (diag) { q[2] = f; q[3] = a; q[4] = f; q[5] = e; }
+    if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; t = q[4]; q[4] = q[5]; q[5] = t; }
+    memcpy(v, q, sizeof q);
+    return 6u;
+}
+
 /* Glyph quads for the pair path (soft_span_glyph.inc FZ_(glyph2)): 24 quads 3-13 px wide and
  * 5-17 rows tall at sub-pixel offsets, on and across the 8 px tile borders of the 2-thread runs
  * and past the target's right edge (rows cut by the worker's columns and the scissor), each
@@ -161,37 +182,23 @@ static uint32_t pair_quads(svtx_t *v, uint32_t variant, bool strips)
         svtx_t a = span_vtx(x0, y0, 1, 0, 0, c[0], c[1], c[2], c[3]), b = span_vtx(x0 + w, y0, 1, ur, 0, c[0], c[1], c[2], c[3]);
         svtx_t e = span_vtx(x0, y0 + h, 1, 0, vr, c[0], c[1], c[2], c[3]);
         svtx_t f = span_vtx(x0 + w, y0 + h, 1, ur, vr, c[0], c[1], c[2], c[3]);
-        bool diag = (i & 1u) != 0u, flip = (i & 2u) != 0u;   /* diagonal a-f (else b-e); winding */
-        if (strips) {   /* strip triangles {0, 1, 2}, {1, 3, 2} */
-            svtx_t q[4] = { a, b, e, f };
-            if (diag) { q[0] = b; q[1] = a; q[2] = f; q[3] = e; }
-            if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; }
-            memcpy(v + n, q, sizeof q);
-            n += 4u;
-        } else {
-            svtx_t q[6] = { a, b, e, b, f, e };
-            if (diag) { q[2] = f; q[3] = a; q[4] = f; q[5] = e; }
-            if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; t = q[4]; q[4] = q[5]; q[5] = t; }
-            memcpy(v + n, q, sizeof q);
-            n += 6u;
-        }
+        n += emit_quad(v + n, a, b, e, f, i, strips);
     }
     return n;
 }
 
-/* r rendered three ways: the fast paths on with the pair path (threads workers, tile_px
- * squares), on without it (the triangles one by one), off (one worker): true when all three
- * give the same bytes. */
-static bool pair_same(const run_t *r, uint32_t threads, uint32_t tile_px)
+/* r rendered with the fast paths on (threads workers, tile_px squares) with *path set, then with
+ * it clear, then with the fast paths off (one worker): true when all three give the same bytes. */
+static bool three_ways_same(const run_t *r, uint32_t threads, uint32_t tile_px, bool *path)
 {
-    static uint8_t pair[S * S * 4], single[S * S * 4], slow[S * S * 4];
+    static uint8_t on[S * S * 4], off[S * S * 4], slow[S * S * 4];
     uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
     eg_soft_set_threads(threads);
     eg_soft_bin_set_tile_px(tile_px);
-    bool ok = span_render(r, pair, bpp);
-    eg_soft_span_pair_on = false;
-    ok = ok && span_render(r, single, bpp);
-    eg_soft_span_pair_on = true;
+    bool ok = span_render(r, on, bpp);
+    *path = false;
+    ok = ok && span_render(r, off, bpp);
+    *path = true;
     eg_soft_set_threads(1);
     eg_soft_bin_set_tile_px(0);
     eg_soft_raster_fast_paths = false;
@@ -199,7 +206,15 @@ static bool pair_same(const run_t *r, uint32_t threads, uint32_t tile_px)
     eg_soft_raster_fast_paths = true;
     eg_soft_set_threads(0);
     size_t sz = (size_t)S * S * bpp;
-    return ok && memcmp(pair, slow, sz) == 0 && memcmp(single, slow, sz) == 0;
+    return ok && memcmp(on, slow, sz) == 0 && memcmp(off, slow, sz) == 0;
+}
+
+/* r rendered three ways: the fast paths on with the pair path (threads workers, tile_px
+ * squares), on without it (the triangles one by one), off (one worker): true when all three
+ * give the same bytes. */
+static bool pair_same(const run_t *r, uint32_t threads, uint32_t tile_px)
+{
+    return three_ways_same(r, threads, tile_px, &eg_soft_span_pair_on);
 }
 
 /* A glyph quad's two triangles in one row walk (FZ_(glyph2), pair11): strips and lists, both
@@ -321,20 +336,7 @@ static uint32_t sep_quads(svtx_t *v, uint32_t variant, bool strips)
         svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, v0, c[0], c[1], c[2], c[3]);
         svtx_t e = span_vtx(p[0], p[1] + p[3], w, u0, v1, c[0], c[1], c[2], c[3]);
         svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
-        bool diag = (i & 1u) != 0u, flip = (i & 2u) != 0u;
-        if (strips) {
-            svtx_t t[4] = { a, b, e, f };
-            if (diag) { t[0] = b; t[1] = a; t[2] = f; t[3] = e; }
-            if (flip) { svtx_t x = t[1]; t[1] = t[2]; t[2] = x; }
-            memcpy(v + n, t, sizeof t);
-            n += 4u;
-        } else {
-            svtx_t t[6] = { a, b, e, b, f, e };
-            if (diag) { t[2] = f; t[3] = a; t[4] = f; t[5] = e; }
-            if (flip) { svtx_t x = t[1]; t[1] = t[2]; t[2] = x; x = t[4]; t[4] = t[5]; t[5] = x; }
-            memcpy(v + n, t, sizeof t);
-            n += 6u;
-        }
+        n += emit_quad(v + n, a, b, e, f, i, strips);
     }
     return n;
 }
@@ -344,22 +346,7 @@ static uint32_t sep_quads(svtx_t *v, uint32_t variant, bool strips)
  * true when all give the same bytes. */
 static bool sep_same(const run_t *r, uint32_t threads, uint32_t tile_px)
 {
-    static uint8_t sep[S * S * 4], lane[S * S * 4], slow[S * S * 4];
-    uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
-    eg_soft_set_threads(threads);
-    eg_soft_bin_set_tile_px(tile_px);
-    bool ok = span_render(r, sep, bpp);
-    eg_soft_span_pair_sep_on = false;
-    ok = ok && span_render(r, lane, bpp);
-    eg_soft_span_pair_sep_on = true;
-    eg_soft_set_threads(1);
-    eg_soft_bin_set_tile_px(0);
-    eg_soft_raster_fast_paths = false;
-    ok = ok && span_render(r, slow, bpp);
-    eg_soft_raster_fast_paths = true;
-    eg_soft_set_threads(0);
-    size_t sz = (size_t)S * S * bpp;
-    return ok && memcmp(sep, slow, sz) == 0 && memcmp(lane, slow, sz) == 0;
+    return three_ways_same(r, threads, tile_px, &eg_soft_span_pair_sep_on);
 }
 
 /* The pair kernel's separable texel indices (glyphsep): sep_quads as strips and lists, alpha 255
