@@ -877,12 +877,14 @@ static bool rect_fill(rect_walk_t *m, rect_piece_t *p, eg_soft_frag_t *zf, eg_so
     for (uint32_t j = 0; j < ny; j++)
         for (uint32_t i = 0; i < nx; i++) {
             uint32_t k = j * nx + i;
-            const uint32_t *l0 = m->lo[p->set0 + k], *h0 = m->hi[p->set0 + k];
-            if (p->st == RP_PROVED && (skip >> k & 1u)) {   /* (then the first has pixels there: proved) */
-                eg_memcpy(lo[k], l0, sizeof lo[k]);
-                eg_memcpy(hi[k], h0, sizeof hi[k]);
-            } else if (p->st == RP_PROVED && !(p->skip >> k & 1u)) {
-                eg_soft_rect_union(lo[k], hi[k], l0, h0);
+            if (p->st == RP_PROVED) {   /* (set0 is defined only then: UBSan saw its index otherwise) */
+                const uint32_t *l0 = m->lo[p->set0 + k], *h0 = m->hi[p->set0 + k];
+                if (skip >> k & 1u) {   /* (then the first has pixels there: proved) */
+                    eg_memcpy(lo[k], l0, sizeof lo[k]);
+                    eg_memcpy(hi[k], h0, sizeof hi[k]);
+                } else if (!(p->skip >> k & 1u)) {
+                    eg_soft_rect_union(lo[k], hi[k], l0, h0);
+                }
             }
             w->crange = ((lo[k][0] ^ hi[k][0]) | (lo[k][1] ^ hi[k][1]) | (lo[k][2] ^ hi[k][2]) | (lo[k][3] ^ hi[k][3])) != 0u;
             eg_memcpy(w->crange_hi, hi[k], sizeof hi[k]);
