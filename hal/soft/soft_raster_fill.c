@@ -4,6 +4,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_vm_simd.h"
 
 static inline float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
 
@@ -851,7 +852,7 @@ void eg_soft_cfill_init(eg_soft_cfill_t *c)
 /* fill_rows_body where vectors are native registers; elsewhere (Cortex-M7: GCC lowers them to
  * scalar code through the stack) the rows' cfill_row / rfill_row loops, the same bytes: on the
  * Cortex-M7 bench the UI 50% frame took 40.12 M instructions with fill_rows_body, 33.09 M without */
-#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
+#if defined(VM_SIMD_NATIVE)   /* (soft_vm_simd.h: the target has vector registers) */
 #define FILL_ROWS_VEC 1
 #else
 #define FILL_ROWS_VEC 0
