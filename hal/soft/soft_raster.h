@@ -607,6 +607,12 @@ typedef struct eg_soft_affine {
     double L1[4], L2[4], m, g;
     int32_t state;
 } eg_soft_affine_t;
+/** The bound the comment of eg_soft_affine_corners derives: every pixel of ac's set computes
+ *  a0 + w1 d1 + w2 d2 (interpolation interp) within *err of the exact affine value a0 + d1 L1 +
+ *  d2 L2; false (nothing bounded) where that analysis does not apply (flat, unequal 1/w, ac too
+ *  large, non-finite inputs). */
+bool eg_soft_affine_err(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2,
+                        double *err);
 void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, eg_soft_affine_t *a);
 /** eg_soft_vary_bound_affine from the corners ac of the same pixel set (eg_soft_affine_corners). */
 bool eg_soft_vary_bound_affine_ac(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1,

@@ -265,16 +265,36 @@ void eg_soft_affine_corners(const eg_soft_frag_t *f, const eg_soft_pxset_t *p, e
     a->state = m > 1e4 || g > 1e6 ? -1 : 1;
 }
 
-/* eg_soft_vary_bound_affine from the corners' weights a (eg_soft_affine_corners of the same p). */
-static bool affine_bound(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2,
-                         eg_soft_range_t *o)
+/* eg_soft_affine_err (static: inlined into affine_bound, the region proofs' hot call) */
+static inline bool affine_err(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1,
+                              float d2, double *err)
 {
     const float *iw = f->t->invw;
     if (interp == EG_SOFT_INTERP_FLAT || ac->state < 0) return false;
     bool persp = interp != EG_SOFT_INTERP_LINEAR;
     if (persp && (iw[0] != iw[1] || iw[0] != iw[2] || !(iw[0] >= 0x1p-60f) || !(iw[0] <= 0x1p60f))) return false;
     if (!fin(a0) || !fin(d1) || !fin(d2)) return false;
-    double m = ac->m, g = ac->g;
+    const double m = ac->m, g = ac->g, u = 5.9604644775390625e-8;
+    double eta = 6.0 * u * (m + 10.0 * g);
+    if (persp) eta += 13.0 * m * m * u;
+    double D = (d1 < 0 ? -(double)d1 : (double)d1) + (d2 < 0 ? -(double)d2 : (double)d2);
+    double A0 = a0 < 0 ? -(double)a0 : (double)a0;
+    *err = 1.5 * (eta * D + u * (2.01 * A0 + 3.1 * 1.01 * m * D)) + 1e-12 * (A0 + m * D) + 1e-30;
+    return true;
+}
+
+bool eg_soft_affine_err(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2,
+                        double *err)
+{
+    return affine_err(f, ac, interp, a0, d1, d2, err);
+}
+
+/* eg_soft_vary_bound_affine from the corners' weights a (eg_soft_affine_corners of the same p). */
+static bool affine_bound(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, uint32_t interp, float a0, float d1, float d2,
+                         eg_soft_range_t *o)
+{
+    double err;
+    if (!affine_err(f, ac, interp, a0, d1, d2, &err)) return false;
     /* the 4 corners written out (the loop, with its first-corner test, was ~50 instructions) */
     const double A0d = (double)a0, D1 = (double)d1, D2 = (double)d2;
     double V1 = A0d + D1 * ac->L1[1] + D2 * ac->L2[1], V2 = A0d + D1 * ac->L1[2] + D2 * ac->L2[2];
@@ -282,12 +302,6 @@ static bool affine_bound(const eg_soft_frag_t *f, const eg_soft_affine_t *ac, ui
     vlo = V1 < vlo ? V1 : vlo; vhi = V1 > vhi ? V1 : vhi;
     vlo = V2 < vlo ? V2 : vlo; vhi = V2 > vhi ? V2 : vhi;
     vlo = V3 < vlo ? V3 : vlo; vhi = V3 > vhi ? V3 : vhi;
-    const double u = 5.9604644775390625e-8;
-    double eta = 6.0 * u * (m + 10.0 * g);
-    if (persp) eta += 13.0 * m * m * u;
-    double D = (d1 < 0 ? -(double)d1 : (double)d1) + (d2 < 0 ? -(double)d2 : (double)d2);
-    double A0 = a0 < 0 ? -(double)a0 : (double)a0;
-    double err = 1.5 * (eta * D + u * (2.01 * A0 + 3.1 * 1.01 * m * D)) + 1e-12 * (A0 + m * D) + 1e-30;
     float lo = (float)(vlo - err), hi = (float)(vhi + err);
     /* (float) rounds to nearest: step outwards by the rounding's possible half ulp */
     if ((double)lo > vlo - err) lo = nextafter_down(lo);
