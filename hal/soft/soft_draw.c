@@ -203,6 +203,7 @@ static void shade_vertices(const batch_t *b, const void *lk)
 #endif
         inv.in = vs_in;
         inv.out = vs_out;
+        inv.regs = eg_soft_worker_main.vm_regs;   /* (vs_in's worker: vertex shading is the submitting thread's) */
         fetch_attribs(b, base, n);
 #if defined(__GNUC__)
         if (n == EG_SOFT_LANES) {   /* whole groups: two fixed-size copies (~6 instructions a vertex less) */

@@ -251,6 +251,9 @@ typedef struct eg_soft_tri {
  *  with another worker except the render targets, and two workers never own the same pixel. */
 typedef struct eg_soft_worker {
     eg_soft_vec4_t io_in[EG_SOFT_MAX_LOCATIONS], io_out[EG_SOFT_MAX_LOCATIONS];
+    /* the register file of its VM runs (eg_soft_invocation_t.regs; JIT'd programs' scratch):
+     * static memory instead of ~12 KiB of stack in every fragment or vertex program call */
+    eg_soft_reg_t vm_regs[EMGPU_SOFT_VM_MAX_REGS];
     int64_t clip_x0, clip_y0, clip_x1, clip_y1;   /* pixels, exclusive end */
     uint32_t index;                               /* 0 = the submitting thread */
     uint32_t copy_blocks;                         /* blocks shaded without the VM (copy class) */

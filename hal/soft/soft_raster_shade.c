@@ -338,6 +338,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     eg_soft_invocation_t inv;
     inv.in = f->w->io_in;
     inv.out = f->w->io_out;
+    inv.regs = f->w->vm_regs;
     if (rs->fsi->uses_frag_coord || rs->native_fs)   /* LD_SYS FRAG_COORD (or a bench function) reads it */
         frag_coord_xy(&inv, bx, by);
     if (rs->fsi->uses_frag_coord || rs->native_fs) {   /* z and w where shade computed them (need_z, persp) */
@@ -357,8 +358,7 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     eg_vm_jit_whole_fn_t whole = jit_whole(rs->fs);
     if (rs->native_fs) rs->native_fs(&inv, rs->native_user);
     else if (whole) {   /* (any active mask: jit_whole) */
-        eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
-        whole(regs, &inv);
+        whole(f->w->vm_regs, &inv);
     } else eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
     eg_soft_mask_t alive = inv.active & pix;
     if (rs->fsi->writes_depth) {
@@ -534,6 +534,7 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     eg_soft_invocation_t inv;
     inv.in = f->w->io_in;
     inv.out = f->w->io_out;
+    inv.regs = f->w->vm_regs;
     if (rs->fsi->uses_frag_coord) {
         frag_coord_xy(&inv, bx, by);
         if (m->need_z) __builtin_memcpy(inv.position.c[2].f, zc, sizeof zc);
@@ -545,8 +546,7 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     inv.sample_id = 0;
     eg_vm_jit_whole_fn_t whole = jit_whole(rs->fs);
     if (whole) {
-        eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
-        whole(regs, &inv);
+        whole(f->w->vm_regs, &inv);
     } else {
         eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
     }
@@ -631,12 +631,13 @@ static SHADE_AVX2_ATTR void jit_run(eg_soft_frag_t *f, uint32_t bx, uint32_t by,
     eg_vm_jit_whole_fn_t whole = jit_whole(rs->fs);
     bool persp = rs->persp_used || (rs->frag_coord_used & 8u), fc = rs->fsi->uses_frag_coord;
     bool bary = persp || rs->nvary;
-    eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+    eg_soft_reg_t *const regs = f->w->vm_regs;
     eg_soft_invocation_t inv;
     bary_t b;
     static const eg_soft_mask_t all[EG_SOFT_MAX_SAMPLES] = { EG_SOFT_ALL_LANES };
     inv.in = f->w->io_in;
     inv.out = f->w->io_out;
+    inv.regs = f->w->vm_regs;
     inv.front_facing = (!f->t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
     inv.helper = 0;
     inv.active = EG_SOFT_ALL_LANES;

@@ -108,6 +108,10 @@ typedef struct eg_soft_invocation {
     uint32_t sample_id;               /* fragment in: SampleId (the sample this call shades; 0) */
     eg_soft_reg_t sample_mask_in;     /* fragment in: SampleMask, covered-sample bits per lane */
     eg_soft_reg_t sample_mask_out;    /* fragment out: SampleMask written (program writes it) */
+    /* EMGPU_SOFT_VM_MAX_REGS registers of scratch for the run (the calling worker's vm_regs, so
+     * the ~12 KiB register file is not on the stack: firmware sizes its stacks by the deepest
+     * path, which is a fragment program's); NULL: eg_soft_program_run puts them on its stack. */
+    eg_soft_reg_t *regs;
 } eg_soft_invocation_t;
 
 /* ---- soft_vm_compile.c ---- */

@@ -412,9 +412,25 @@ void eg_vm_bind(const eg_soft_program_t *p, const eg_soft_bound_t *bound, eg_vm_
     }
 }
 
-void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv)
+static void program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv,
+                        eg_soft_reg_t *regs);
+
+/* inv->regs NULL (tests, tools): the register file on this frame, kept out of the other path */
+static EG_NOINLINE void program_run_stack(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv)
 {
     eg_soft_reg_t regs[EMGPU_SOFT_VM_MAX_REGS];
+    program_run(p, res, inv, regs);
+}
+
+void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv)
+{
+    if (inv->regs) program_run(p, res, inv, inv->regs);
+    else program_run_stack(p, res, inv);
+}
+
+static void program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv,
+                        eg_soft_reg_t *regs)
+{
     eg_soft_mask_t pending[EMGPU_SOFT_VM_MAX_BLOCKS];
     eg_vm_res_t bound;
 #if EMGPU_SOFT_JIT

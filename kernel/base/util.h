@@ -24,12 +24,15 @@
 #define EG_MAYBE_UNUSED __attribute__((unused))
 /* For hot loops specialised by constant arguments at each call site (hal/soft). */
 #define EG_ALWAYS_INLINE inline __attribute__((always_inline))
+/* Keeps a big frame (hal/soft: a register file) off the callers' paths. */
+#define EG_NOINLINE __attribute__((noinline))
 #else
 #define EG_LIKELY(x) (x)
 #define EG_UNLIKELY(x) (x)
 #define EG_PRINTF(f, a)
 #define EG_MAYBE_UNUSED
 #define EG_ALWAYS_INLINE inline
+#define EG_NOINLINE
 #endif
 
 /* Places hot loops in fast RAM on boards that define a section for it (ITCM on Cortex-M7). */
