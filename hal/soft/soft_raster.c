@@ -756,9 +756,12 @@ static EG_ALWAYS_INLINE void raster_set_up(eg_soft_frag_t *f, eg_soft_worker_t *
  * state is live at a time (the frame: ~9.5 KiB on x86-64, the region walk's ~8 KiB).
  * Row 2 (UI 50% RGB565, 5 frames): 150.3 M -> 118.1 M instructions; its 250 rectangles alone
  * 66.7 M -> 34.9 M, ~140 k each (corners through the program ~54 k, the fills' pixels ~40 k,
- * ~14 proofs and their probes ~37 k). */
+ * ~14 proofs and their probes ~37 k). Session 13 (rectc): top and bottom rows cut at their ramp
+ * strips (rect_first): 34.9 M -> 27.1 M, ~103 k a rectangle in raster_rect_pair (program ~35 k,
+ * fills ~35 k, 10 proofs and 4 probes ~24 k). */
 #define RECT_MARGIN 12   /* the bench's corners: radius 12 px plus the ramp, rounded to blocks */
-#define RECT_PIECES 9    /* 3 rows x 3 cells */
+#define RECT_PIECES 15   /* 2 rows x 6 cells (a cut top or bottom row: 3 + 3) + 3 cells */
+#define RECT_RAMP 4      /* a cut top or bottom row's ramp strip and side cells (rect_first) */
 #define RECT_CELL_BLOCKS 16   /* a failed cell of more blocks goes to the region walk */
 #define RECT_SETS 27     /* the first's proved pixel sets kept (~9 a rectangle; more: not proved) */
 
@@ -775,6 +778,8 @@ typedef struct rect_piece {
     uint32_t skip;                 /* RP_PROVED: the sets holding none of the first's pixels */
     uint8_t st;
     bool blk;                      /* shaded block by block (else by the region walk) */
+    bool ramp;                     /* a ramp cell: shaded without a proof (rect_first) */
+    bool unprobed;                 /* a cut row's middle: proved without a probe (rect_first) */
 } rect_piece_t;
 
 typedef struct rect_walk {
@@ -807,11 +812,44 @@ static void rect_tri_begin(rwalk_t *r, walk_t *k, eg_soft_frag_t *f, const int64
     rwalk_begin(r, f, k);
 }
 
+/* The cells of rows [y0, y1) of the row piece q, cut at xc[0..n] (clipped to q), onto the stack
+ * st last to first: level 2, or (ramp: a part of a cut top or bottom row, rect_first) 3 for the
+ * first and last of three (ramp cells) and 4 for the middle. */
+static void rect_push_cells(int64_t (*st)[5], uint32_t *sp, const int64_t q[4], int64_t y0, int64_t y1, const int64_t *xc,
+                            uint32_t n, bool ramp)
+{
+    for (uint32_t i = n; i-- > 0;) {
+        int64_t a = max64(xc[i], q[0]), b = min64(xc[i + 1], q[1]);
+        if (a >= b) continue;
+        int64_t *d = st[(*sp)++];
+        d[0] = a; d[1] = b; d[2] = y0; d[3] = y1; d[4] = !ramp || n != 3u ? 2 : i != 1u ? 3 : 4;
+    }
+}
+
 /* The first triangle's pass over W (the rectangle in the clip): pieces proved or split (the
- * whole, its rows, their cells: an explicit stack, big first), failed cells shaded at once. */
+ * whole, its rows, their cells: an explicit stack, big first), failed cells shaded at once.
+ *
+ * A failed top or bottom row of a rectangle of 3 x 3 cells (helper rectc, session 13) is cut
+ * into its RECT_RAMP px strip along the side (cut on a block border) and the rest, each into
+ * cells: the strip's corners of RECT_MARGIN px, the rest's sides of RECT_RAMP px. A shape drawn
+ * on its quad with rounded corners (the bench's: radius 12 px, a 1 px ramp) has its corner arcs
+ * in those four side cells (the arc meets the corner's diagonal 3.5 px from both sides: at the
+ * rest's first row, 4 px in, it is 3.3 px from the side), so they run the program without a
+ * probe or proof (level 3: the probe saw them differ every time), and the two middles, the
+ * corners' insides among them, are one value or a side's narrow range, proved without the
+ * probe (level 4). The rows' cells of session 12 left each corner cell (9 to 12 blocks, 4 of
+ * them inside the arc) to the program and probed every cell: row 2's rectangles had 54 blocks
+ * through the program and 10 probes each, now 32 and 4 (BENCH_UI_DRAWS=2, row 2: 34.9 M ->
+ * 27.1 M instructions with the sets' own probes dropped, eg_soft_const_pxset_tri). The cut is
+ * only a choice: a middle that fails runs the program (by blocks, or by the region walk when
+ * big). Only a rectangle of 3 x 3 cells is cut (a smaller one's cells keep the region walk,
+ * whose proofs find a shape's inside away from its quad's sides). Tried: the frame (ramp
+ * strips all round, one inside piece: 2 proofs fewer a triangle) cost more in the fills'
+ * narrow side columns than it saved (29.7 M); the corner cell cut into strips and an inside
+ * proved on its own (36.5 M: the inside's two proofs and fill cost more than its 4 blocks). */
 static void rect_first(rect_walk_t *m, const int64_t W[4])
 {
-    int64_t st[6][5];   /* (piece, level): 0 whole, 1 row, 2 cell */
+    int64_t st[8][5];   /* (piece, level): 0 whole, 1 row, 2 cell, 3 ramp cell, 4 unprobed cell (2 rows + 6 cells) */
     uint32_t sp = 1;
     int64_t cx[4], cy[4];
     uint32_t nx = eg_soft_rect_thirds(m->rp.R[0], m->rp.R[1], RECT_MARGIN, cx);
@@ -825,7 +863,9 @@ static void rect_first(rect_walk_t *m, const int64_t W[4])
         rect_piece_t *p = &m->pc[m->n++];
         for (uint32_t c = 0; c < 4u; c++) p->q[c] = q[c];
         const int64_t bx = ((q[1] + 3) >> 2) - (q[0] >> 2), by = ((q[3] + 3) >> 2) - (q[2] >> 2);
-        p->blk = lvl == 2 && bx * by <= RECT_CELL_BLOCKS;
+        p->blk = lvl >= 2 && bx * by <= RECT_CELL_BLOCKS;
+        p->ramp = lvl == 3;
+        p->unprobed = lvl == 4;
         if (eg_soft_rect_side(m->rp.e, q) == 2u) {   /* (a corner the first does not reach) */
             p->st = RP_SECOND;
             continue;
@@ -833,26 +873,43 @@ static void rect_first(rect_walk_t *m, const int64_t W[4])
         int64_t cx4[4], cy4[4];
         uint32_t ns, nsx = eg_soft_rect_cuts(q, m->rp.R, cx4, cy4, &ns);
         ns *= nsx;
-        if (m->r.ct.state > 0 && m->nsets + ns <= RECT_SETS &&
-            eg_soft_rect_prove(&m->r.f, &m->r.ct, &m->rp, 0, true, q, m->lo + m->nsets, m->hi + m->nsets, &p->skip)) {
+        if (m->r.ct.state > 0 && !p->ramp && m->nsets + ns <= RECT_SETS &&
+            eg_soft_rect_prove(&m->r.f, &m->r.ct, &m->rp, 0, !p->unprobed, q, m->lo + m->nsets, m->hi + m->nsets, &p->skip)) {
             p->st = RP_PROVED;
             p->set0 = m->nsets;
             m->nsets += ns;
             continue;
         }
-        if (lvl < 2) {   /* its rows (a row's cells), pushed last to first: taken top to bottom, left to right */
+        if (lvl == 0) {   /* its rows, pushed last to first: taken top to bottom */
             m->n--;
-            uint32_t nc = lvl == 0 ? ny : nx, lo = lvl == 0 ? 2u : 0u;
-            const int64_t *cu = lvl == 0 ? cy : cx;
-            for (uint32_t i = nc; i-- > 0;) {
-                int64_t a = max64(cu[i], q[lo]), b = min64(cu[i + 1], q[lo + 1u]);
+            for (uint32_t i = ny; i-- > 0;) {
+                int64_t a = max64(cy[i], q[2]), b = min64(cy[i + 1], q[3]);
                 if (a >= b) continue;
                 int64_t *d = st[sp++];
-                for (uint32_t c = 0; c < 4u; c++) d[c] = q[c];
-                d[lo] = a;
-                d[lo + 1u] = b;
-                d[4] = lvl + 1;
+                d[0] = q[0]; d[1] = q[1]; d[2] = a; d[3] = b; d[4] = 1;
             }
+            continue;
+        }
+        if (lvl == 1) {   /* a row's cells, pushed last to first: taken top to bottom, left to right */
+            m->n--;
+            /* (only the top or bottom row of three, with corners and a middle: a rectangle whose
+             * corner cells are only its corners; a smaller one's cells are walked as before,
+             * where the region walk's proofs find its shape's inside) */
+            int64_t ys = INT64_MIN, xr[4];
+            if (nx == 3u && ny == 3u) {
+                if (q[2] == m->rp.R[2] && q[3] != m->rp.R[3]) ys = (q[2] + RECT_RAMP + 3) & ~(int64_t)3;
+                if (q[3] == m->rp.R[3] && q[2] != m->rp.R[2]) ys = (q[3] - RECT_RAMP) & ~(int64_t)3;
+            }
+            if (ys <= q[2] || ys >= q[3]) {
+                rect_push_cells(st, &sp, q, q[2], q[3], cx, nx, false);
+                continue;
+            }
+            /* a top (bottom) row: its ramp strip's cells (corners of RECT_MARGIN) and the rest's
+             * (sides of RECT_RAMP), the rest's cells pushed first for a bottom row */
+            const uint32_t nr = eg_soft_rect_thirds(m->rp.R[0], m->rp.R[1], RECT_RAMP, xr);
+            const bool top = q[2] == m->rp.R[2];
+            rect_push_cells(st, &sp, q, ys, q[3], top ? xr : cx, top ? nr : nx, true);
+            rect_push_cells(st, &sp, q, q[2], ys, top ? cx : xr, top ? nx : nr, true);
             continue;
         }
         /* a small failed cell (a rounded corner) block by block through the program: a block's
@@ -934,8 +991,8 @@ static RASTER_NOINLINE bool raster_rect_pair(eg_soft_frag_t f[2], eg_soft_worker
         rect_piece_t *p = &m.pc[i];
         if (p->st == RP_DONE) continue;
         uint32_t lo[9][4], hi[9][4], skip;
-        if ((p->st == RP_PROVED || p->st == RP_SECOND) && !eg_soft_rect_pair_again &&
-            eg_soft_rect_prove(&m.r.f, &m.r.ct, &m.rp, 1, p->st == RP_SECOND, p->q, lo, hi, &skip) &&
+        if ((p->st == RP_PROVED || (p->st == RP_SECOND && !p->ramp)) && !eg_soft_rect_pair_again &&
+            eg_soft_rect_prove(&m.r.f, &m.r.ct, &m.rp, 1, p->st == RP_SECOND && !p->unprobed, p->q, lo, hi, &skip) &&
             rect_fill(&m, p, &f[1], &zc, lo, hi, skip))
             continue;
         if (p->st == RP_PROVED) { p->st = RP_AGAIN; again = true; }

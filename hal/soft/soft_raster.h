@@ -685,9 +685,9 @@ bool eg_soft_const_region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, 
 /** probe_differs (soft_raster_const.c) at the 4 corner pixels of p (bx0 + fx0, bx1 + fx1, ...):
  *  true when the outputs there visibly differ (no proof over a set holding them can hold). */
 bool eg_soft_const_probe_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p);
-/** The proof of eg_soft_const_region_tri over p alone (no interior or bands): true when output 0
- *  provably holds the bits outb at every pixel of p, or (hi not NULL, ct->rng) a value in the
- *  narrow range [outb, hi] (rectpair, session 12). */
+/** The proof of eg_soft_const_region_tri over p alone (no interior or bands, no probe): true when
+ *  output 0 provably holds the bits outb at every pixel of p, or (hi not NULL, ct->rng) a value
+ *  in the narrow range [outb, hi] (rectpair, session 12). */
 bool eg_soft_const_pxset_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
                              uint32_t hi[4]);
 /** soft_raster_shade.c: block (bx, by) with coverage cov whose output 0 is in f->w->io_out[0]

@@ -175,15 +175,16 @@ void eg_soft_rect_union(uint32_t lo[4], uint32_t hi[4], const uint32_t lo2[4], c
     }
 }
 
+/* The edge at the four corner pixels' centres: its value at the first plus the steps to the
+ * last column and row, the same integers as the four products; all pass iff the least does,
+ * none iff the greatest fails (~96 instructions a call as four products, ~8.5 k calls on row
+ * 2's rectangles). */
 uint32_t eg_soft_rect_side(const int64_t e[3], const int64_t q[4])
 {
-    uint32_t in = 0;
-    for (uint32_t c = 0; c < 4u; c++) {
-        int64_t X = ((c & 1u) ? q[1] - 1 : q[0]) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
-        int64_t Y = ((c & 2u) ? q[3] - 1 : q[2]) * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
-        in += e[0] * X + e[1] * Y + e[2] >= 0;
-    }
-    return in == 4u ? 1u : in == 0u ? 2u : 0u;
+    const int64_t e0 = e[0] * (q[0] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2) + e[1] * (q[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2) + e[2];
+    const int64_t dx = e[0] * ((q[1] - 1 - q[0]) * EG_SOFT_SUBPIX), dy = e[1] * ((q[3] - 1 - q[2]) * EG_SOFT_SUBPIX);
+    const int64_t lo = e0 + (dx < 0 ? dx : 0) + (dy < 0 ? dy : 0), hi = e0 + (dx > 0 ? dx : 0) + (dy > 0 ? dy : 0);
+    return lo >= 0 ? 1u : hi < 0 ? 2u : 0u;
 }
 
 /* A proof over every pixel of q that triangle tri covers (the proof bounds a pixel set as a

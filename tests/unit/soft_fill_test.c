@@ -211,6 +211,7 @@ static svtx_t vtx(float px, float py, float u, float v, uint8_t a)
 }
 
 static bool sdf_strip;   /* sdf_pipeline's topology: triangle strip (else list) */
+static const char *sdf_frag = "span_sdf.frag";   /* its fragment shader */
 
 static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, const WGPUBlendState *blend)
 {
@@ -225,9 +226,9 @@ static WGPURenderPipeline sdf_pipeline(WGPUDevice d, WGPUTextureFormat fmt, cons
     if (sdf_strip) {   /* (the rectangle pair test: one quad as a 4-vertex strip) */
         WGPUPrimitiveState pr = WGPU_PRIMITIVE_STATE_INIT;
         pr.topology = WGPUPrimitiveTopology_TriangleStrip;
-        return t_render_pipeline_ex(d, "span.vert", "span_sdf.frag", &vb, 1, fmt, blend, NULL, &pr);
+        return t_render_pipeline_ex(d, "span.vert", sdf_frag, &vb, 1, fmt, blend, NULL, &pr);
     }
-    return t_color_pipeline(d, "span.vert", "span_sdf.frag", &vb, fmt, blend);
+    return t_color_pipeline(d, "span.vert", sdf_frag, &vb, fmt, blend);
 }
 
 /* The n vertices drawn over pattern() (loaded, not cleared) into a fresh S x S target of fmt,
@@ -690,6 +691,9 @@ EG_TEST(soft_fill, probes_skip_only_failing_proofs)
 
 /* ---- quad pairs as one rectangle (soft_raster_rect.c, helper "rectpair", session 12) ---- */
 
+/* the rectangle tests' images (one pair of buffers for both: static memory on MCU boards) */
+static uint8_t rect_on[64u * 40u * 4u], rect_off[64u * 40u * 4u];
+
 /* The quad [x0, x1) x [y0, y1) (target pixels of a W px wide, H px tall target) with texture
  * coordinates [u0, u1] x [v0, v1]: 6 list vertices at o, or (strip) 4 strip vertices. */
 static uint32_t rect_quad(svtx_t *o, bool strip, float W, float H, float x0, float y0, float x1, float y1, const float uv[4],
@@ -721,7 +725,7 @@ EG_TEST(soft_fill, rect_pairs_match_two_triangles)
     if (!d) EG_SKIP("soft backend not compiled in");
     if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
     enum { RW = 64, RH = 32 };   /* (vtx's units exact in target pixels: 0.5 and 1 px) */
-    static uint8_t on[RW * RH * 4], off[RW * RH * 4];
+    uint8_t *const on = rect_on, *const off = rect_off;
     static const float uvs[2][4] = { { 5.0f / 24.0f, 19.0f / 24.0f, 7.0f / 24.0f, 17.0f / 24.0f },
                                      { 0.35f, 0.65f, 0.4f, 0.6f } };
     /* quads in target pixels: fractional, off the target's left / bottom edge, corners at pixel
@@ -769,6 +773,77 @@ EG_TEST(soft_fill, rect_pairs_match_two_triangles)
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT(px > cases * 25u);   /* the rectangle path took most of the quads' pixels */
     EG_EXPECT(open > 0u);          /* a range fill's open pixels went to their triangles */
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The rectangle path's cuts of a failed top or bottom row (rect_first, helper rectc, session
+ * 13): its 4 px ramp strip and the rest, each in cells, the side cells shaded without a proof,
+ * the middles proved without a probe. The bench's rounded rectangle (span_rrect.frag: 48 x 36 px,
+ * radius 12, a 1 px ramp) filling its quad at block-aligned and fractional positions, the
+ * shape inside a larger quad (the strips and middles then hold alpha 0 or fail: their
+ * fallbacks), a quad crossing the target's edges and one cut by the scissor, as a list and as a
+ * strip, RGBA8 / BGRA8 / RGB565, alpha 170 and 255, 1 worker and 2 with 16 px tiles (cells cut
+ * at tile borders), the second's proofs off (eg_soft_rect_pair_again) and ranges of width 1:
+ * the same bytes as the quads drawn as two triangles (eg_soft_rect_pair_on off), and the
+ * corners' insides filled (rect_px of the exact quads on 1 worker: the cells of the old cuts
+ * left 4 corner cells of 9 to 12 blocks to the program). Fails when the rest's cells start one
+ * row late (tried: 360 cases differ) and with the old cuts (rect_px 1 313 a render). */
+EG_TEST(soft_fill, rect_pair_ramp_rows_match_two_triangles)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    enum { RW = 56, RH = 40 };   /* (RW * RH * 4 <= WMAX * WMAX * 4: render's background) */
+    uint8_t *const on = rect_on, *const off = rect_off;
+    /* quads in target pixels (x0, y0, x1, y1): the shape's own (48 x 36) at block-aligned,
+     * odd and fractional positions, larger ones, one crossing the target's left and top edges */
+    static const float quads[7][4] = { { 4.0f, 0.0f, 52.0f, 36.0f }, { 6.0f, 3.0f, 54.0f, 39.0f },
+                                       { 2.3f, 1.6f, 50.3f, 37.6f }, { 5.0f, 2.0f, 53.0f, 38.0f },
+                                       { 1.4f, 0.7f, 55.2f, 39.4f }, { -5.5f, -3.2f, 42.5f, 32.8f },
+                                       { 3.0f, 1.0f, 51.0f, 39.0f } };
+    const float keep = eg_soft_const_range_max;
+    uint32_t bad = 0, px = 0, renders = 0;
+    sdf_frag = "span_rrect.frag";
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t a = 0; a < 2u; a++)
+            for (uint32_t q = 0; q < 7u; q++)
+                for (uint32_t k = 0; k < 32u; k++) {
+                    bool strip = k & 1u, scissor = (k >> 1) & 1u, two = (k >> 2) & 1u;
+                    eg_soft_rect_pair_again = (k >> 3) & 1u;
+                    eg_soft_const_range_max = (k >> 4) ? 1.0f : keep;
+                    /* the shape's units: 1 px a unit, centred on the quad (a larger quad: the
+                     * shape inside it) */
+                    const float *Q = quads[q];
+                    const float hw = (Q[2] - Q[0]) * 0.5f, hh = (Q[3] - Q[1]) * 0.5f;
+                    const float uv[4] = { -hw, hw, -hh, hh };
+                    svtx_t v[6];
+                    uint32_t n = rect_quad(v, strip, RW, RH, Q[0], Q[1], Q[2], Q[3], uv, a ? 255 : 170);
+                    uint32_t bpp = f == 2u ? 2u : 4u;
+                    sdf_strip = strip;
+                    eg_soft_set_threads(two ? 2u : 1u);
+                    eg_soft_bin_set_tile_px(two ? 16u : 0u);
+                    uint32_t p0 = eg_soft_worker_main.rect_px;
+                    bool ok = render(d, fill_fmts[f], &premul, v, n, scissor, on, RW, RH);
+                    if (!two && !scissor && !eg_soft_rect_pair_again && q < 4u) {
+                        px += eg_soft_worker_main.rect_px - p0;
+                        renders++;
+                    }
+                    eg_soft_rect_pair_on = false;
+                    eg_soft_rect_pair_again = false;
+                    ok = ok && render(d, fill_fmts[f], &premul, v, n, scissor, off, RW, RH);
+                    eg_soft_rect_pair_on = true;
+                    eg_soft_const_range_max = keep;
+                    eg_soft_bin_set_tile_px(0);
+                    eg_soft_set_threads(0);
+                    sdf_strip = false;
+                    if ((!ok || memcmp(on, off, (size_t)RW * RH * bpp) != 0) && bad++ < 4u)
+                        eg_test_printf("    format %u alpha %u quad %u case %u differs\n", f, a, q, k);
+                }
+    sdf_frag = "span_sdf.frag";
+    EG_EXPECT_EQ_U(bad, 0u);
+    /* the exact quads' 1 728 px: ~1 461 filled a render, ~1 313 with the old cuts */
+    EG_EXPECT(px > renders * 1400u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
