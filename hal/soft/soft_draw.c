@@ -49,19 +49,102 @@ typedef struct batch {
 /* ---- vertex shading ---- */
 
 /* Attribute-major: the buffer, stride and step mode are looked up once per attribute and
- * lane group, not per lane. */
-static void fetch_attribs(const batch_t *b, uint32_t base, uint32_t n)
+ * batch (fetch_prep), not per lane or group. INSTANCED QUADS (vtx13): where every 4 lanes share
+ * an instance (draw_strip_fresh's 4-vertex strips) the instance-step attributes are converted
+ * once per run, all in one call (eg_soft_fetch_quads), and where the vertex ids repeat every 4
+ * lanes (the same strip in every instance) a vertex-step attribute's lanes 4 .. n - 1 copy lanes
+ * 0 .. 3: a lane's fetched bits depend only on its element (the conversion of its bytes, or the
+ * robust-access default), so both give the lane loop's bits. Both tests are made once per group
+ * for all attributes. The lane loops were ~95 instructions a vertex on the UI row (6 attributes),
+ * the look-ups and calls per attribute and group ~12 more. */
+typedef struct fetch_set {
+    eg_soft_fetch_src_t inst[EMGPU_MAX_VERTEX_ATTRIBUTES], vert[EMGPU_MAX_VERTEX_ATTRIBUTES];
+    uint32_t ninst, nvert;
+    uint32_t vert_base, vert_n;   /* the group whose vertex-step lanes vs_in holds (vert_n 0: none) */
+} fetch_set_t;
+
+static void fetch_prep(const batch_t *b, fetch_set_t *f)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
     const eg_render_pipeline_t *rp = rs->rp;
+    f->ninst = f->nvert = 0;
+    f->vert_base = f->vert_n = 0;
     for (uint32_t i = 0; i < rs->attrib_count; i++) {
         const eg_soft_attrib_t *a = &rs->attribs[i];
         const eg_vertex_buffer_t *vb = &rp->vertex_buffers[a->slot];
         const eg_soft_vbuf_t *buf = &b->ps->vbuf[a->slot];
-        const uint32_t *el = vb->step_mode == WGPUVertexStepMode_Instance ? &slot_inst[base] : &slot_vid[base];
-        /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
-        eg_soft_fetch_lanes(a->fetch, buf->mem, buf->size_B, a->offset_B, a->size_B, vb->stride_B, el, n,
-                            &vs_in[a->location]);
+        const bool inst = vb->step_mode == WGPUVertexStepMode_Instance;
+        eg_soft_fetch_src_t *d = inst ? &f->inst[f->ninst++] : &f->vert[f->nvert++];
+        d->fn = a->fetch;
+        d->mem = buf->mem;
+        d->size_B = buf->size_B;
+        d->stride_B = vb->stride_B;
+        d->offset_B = a->offset_B;
+        d->attr_B = a->size_B;
+        d->dst = &vs_in[a->location];
+    }
+}
+
+static EG_ALWAYS_INLINE void fetch_src_lanes(const eg_soft_fetch_src_t *d, const uint32_t *el, uint32_t n)
+{
+    /* Robust access: an attribute outside the bound range reads (0, 0, 0, 1). */
+    eg_soft_fetch_lanes(d->fn, d->mem, d->size_B, d->offset_B, d->attr_B, d->stride_B, el, n, d->dst);
+}
+
+/* Whether lanes 0 .. n - 1 (n a multiple of 4) come in runs of four of one element; *max: the
+ * largest element. */
+static bool runs_of_4(const uint32_t *el, uint32_t n, uint32_t *max)
+{
+    uint32_t diff = 0, m = 0;
+    for (uint32_t l = 0; l < n; l += 4u) {
+        diff |= (el[l + 1u] ^ el[l]) | (el[l + 2u] ^ el[l]) | (el[l + 3u] ^ el[l]);
+        m = el[l] > m ? el[l] : m;
+    }
+    *max = m;
+    return diff == 0;
+}
+
+uint64_t eg_soft_fetch_quad_groups;
+
+static void fetch_attribs(fetch_set_t *f, uint32_t base, uint32_t n)
+{
+    const bool quads = n % 4u == 0 && eg_soft_raster_fast_paths;
+    uint32_t inst_max = 0;
+    if (f->ninst) {
+        if (quads && runs_of_4(&slot_inst[base], n, &inst_max)) {
+            eg_soft_fetch_quads(f->inst, f->ninst, &slot_inst[base], n / 4u, inst_max);
+            eg_soft_fetch_quad_groups++;
+        } else {
+            for (uint32_t i = 0; i < f->ninst; i++) fetch_src_lanes(&f->inst[i], &slot_inst[base], n);
+        }
+    }
+    if (!f->nvert) return;
+    /* SAME VERTEX IDS: vs_in keeps the last group's vertex-step lanes (only fetch_attribs writes it
+     * while a batch is shaded: the program reads it through a const pointer), so where this
+     * group's ids are the previous group's (instanced quads: 0, 1, 2, 3, 0, .. in every group)
+     * they are already in place, the same bits (~240 instructions a group on the UI row). */
+    /* (the first ids compared before the calls: meshes' groups never repeat, ~50 instructions a group) */
+    if (quads && f->vert_n >= n && slot_vid[base] == slot_vid[f->vert_base] &&
+        eg_memcmp(&slot_vid[base], &slot_vid[f->vert_base], n * sizeof slot_vid[0]) == 0)
+        return;
+    f->vert_base = base;
+    f->vert_n = n;
+    if (!(quads && n > 4u && slot_vid[base + 4u] == slot_vid[base] &&
+          eg_memcmp(&slot_vid[base + 4u], &slot_vid[base], (n - 4u) * sizeof slot_vid[0]) == 0)) {
+        for (uint32_t i = 0; i < f->nvert; i++) fetch_src_lanes(&f->vert[i], &slot_vid[base], n);
+        return;
+    }
+    for (uint32_t i = 0; i < f->nvert; i++) {
+        eg_soft_vec4_t *dst = f->vert[i].dst;
+        fetch_src_lanes(&f->vert[i], &slot_vid[base], 4u);
+        for (uint32_t c = 0; c < 4u; c++)
+            for (uint32_t l = 4u; l < n; l += 4u) {
+#if defined(__GNUC__)
+                __builtin_memcpy(&dst->c[c].u[l], &dst->c[c].u[0], 16);
+#else
+                for (uint32_t q = 0; q < 4u; q++) dst->c[c].u[l + q] = dst->c[c].u[q];
+#endif
+            }
     }
 }
 
@@ -189,6 +272,8 @@ static void shade_vertices(const batch_t *b, const void *lk)
      * fragment stage reads are cleared (clearing all 16 was half of vertex shading's cost). */
     uint32_t zero_mask = rs->vsi ? rs->vsi->output_mask : ~0u;
     for (uint32_t j = 0; j < rs->nvary; j++) zero_mask |= 1u << rs->vary_loc[j];
+    fetch_set_t fs;
+    fetch_prep(b, &fs);
     for (uint32_t base = 0; base < b->nslots; base += EG_SOFT_LANES) {
         uint32_t n = eg_min_u32(EG_SOFT_LANES, b->nslots - base);
         eg_soft_invocation_t inv;
@@ -204,7 +289,7 @@ static void shade_vertices(const batch_t *b, const void *lk)
         inv.in = vs_in;
         inv.out = vs_out;
         inv.regs = eg_soft_worker_main.vm_regs;   /* (vs_in's worker: vertex shading is the submitting thread's) */
-        fetch_attribs(b, base, n);
+        fetch_attribs(&fs, base, n);
 #if defined(__GNUC__)
         if (n == EG_SOFT_LANES) {   /* whole groups: two fixed-size copies (~6 instructions a vertex less) */
             __builtin_memcpy(inv.vertex_index.u, &slot_vid[base], sizeof inv.vertex_index.u);
@@ -547,6 +632,39 @@ static EG_ALWAYS_INLINE void slots_tri(const uint16_t *s, eg_soft_tri_t *t)
     t->is_polygon = true;
 }
 
+#if LANES_VEC
+/* slots_tri of a 4-vertex strip's primitives {a, a + 1, a + 2} and {a + 1, a + 3, a + 2}: the
+ * four slots' rows transposed once into x, y, z, 1/w vectors of slots a .. a + 3, stored as they
+ * are for the first triangle and permuted (1, 3, 2) for the second, the same column stores and
+ * spills as slots_tri (plain moves: the same bits; two slots_tri were ~50 instructions a quad). */
+static EG_ALWAYS_INLINE void quad_tris(uint32_t a, eg_soft_tri_t t[2])
+{
+    vf_t r0, r1, r2, r3;
+    VLOAD(r0, slot_win[a]);
+    VLOAD(r1, slot_win[a + 1u]);
+    VLOAD(r2, slot_win[a + 2u]);
+    VLOAD(r3, slot_win[a + 3u]);
+    const vf_t ab0 = __builtin_shuffle(r0, r1, (vi_t){ 0, 4, 1, 5 }), ab1 = __builtin_shuffle(r0, r1, (vi_t){ 2, 6, 3, 7 });
+    const vf_t cd0 = __builtin_shuffle(r2, r3, (vi_t){ 0, 4, 1, 5 }), cd1 = __builtin_shuffle(r2, r3, (vi_t){ 2, 6, 3, 7 });
+    const vf_t x = __builtin_shuffle(ab0, cd0, (vi_t){ 0, 1, 4, 5 }), y = __builtin_shuffle(ab0, cd0, (vi_t){ 2, 3, 6, 7 });
+    const vf_t z = __builtin_shuffle(ab1, cd1, (vi_t){ 0, 1, 4, 5 }), w = __builtin_shuffle(ab1, cd1, (vi_t){ 2, 3, 6, 7 });
+    const vi_t odd = { 1, 3, 2, 0 };
+    const vf_t x1 = __builtin_shuffle(x, odd), y1 = __builtin_shuffle(y, odd);
+    const vf_t z1 = __builtin_shuffle(z, odd), w1 = __builtin_shuffle(w, odd);
+    float *const t0 = (float *)(void *)((unsigned char *)&t[0] + offsetof(eg_soft_tri_t, x));
+    float *const t1 = (float *)(void *)((unsigned char *)&t[1] + offsetof(eg_soft_tri_t, x));
+    VSTORE(t0, x); VSTORE(t0 + 3, y); VSTORE(t0 + 6, z); VSTORE(t0 + 9, w);
+    VSTORE(t1, x1); VSTORE(t1 + 3, y1); VSTORE(t1 + 6, z1); VSTORE(t1 + 9, w1);
+    const eg_soft_vtx_t *v = &vstore[a];
+    t[0].v[0] = v; t[0].v[1] = v + 1; t[0].v[2] = v + 2;
+    t[1].v[0] = v + 1; t[1].v[1] = v + 3; t[1].v[2] = v + 2;
+    t[0].prov = t[0].v[0];
+    t[1].prov = t[1].v[0];
+    t[0].is_polygon = t[1].is_polygon = true;
+}
+
+#endif
+
 static void emit_slots(const batch_t *b, const uint16_t *s)
 {
     eg_soft_tri_t t;
@@ -558,18 +676,27 @@ static void emit_slots(const batch_t *b, const uint16_t *s)
  * clip plane, not culled, and two of its vertices at two of s's window positions (a quad's
  * halves: an instanced glyph strip's share the slots, a list's repeat the positions). Only a
  * filter: the span path checks the pair's edges itself. */
-static bool pair_next(const batch_t *b, const uint16_t *s, const uint16_t *n)
+#define PAIR_QUAD 2u   /* pair_next: a 4-vertex strip's two primitives (quad_tris applies) */
+static uint32_t pair_next(const batch_t *b, const uint16_t *s, const uint16_t *n)
 {
-    if (slot_code[n[0]] | slot_code[n[1]] | slot_code[n[2]]) return false;
-    uint32_t shared = 0;
-    for (uint32_t i = 0; i < 3u; i++) shared += (s[i] == n[0]) + (s[i] == n[1]) + (s[i] == n[2]);
+    if (slot_code[n[0]] | slot_code[n[1]] | slot_code[n[2]]) return 0;
+    uint32_t shared = 2u, quad = PAIR_QUAD;
+    /* a 4-vertex strip's two primitives {a, a + 1, a + 2} {a + 1, a + 3, a + 2} (draw_strip_fresh's
+     * slots) share exactly two slots: the count below without its 9 compares (~25 instructions a
+     * quad on the UI row) */
+    const uint32_t a = s[0];
+    if (s[1] != a + 1u || s[2] != a + 2u || n[0] != a + 1u || n[1] != a + 3u || n[2] != a + 2u) {
+        shared = 0;
+        quad = 1u;
+        for (uint32_t i = 0; i < 3u; i++) shared += (s[i] == n[0]) + (s[i] == n[1]) + (s[i] == n[2]);
+    }
     if (shared != 2u) {   /* not a strip's: the positions */
         shared = 0;
         for (uint32_t i = 0; i < 3u; i++)
             for (uint32_t j = 0; j < 3u; j++)
                 shared += slot_win[s[i]][0] == slot_win[n[j]][0] && slot_win[s[i]][1] == slot_win[n[j]][1];
     }
-    return shared == 2u && !(b->cull && culled_slots(b, n));
+    return shared == 2u && !(b->cull && culled_slots(b, n)) ? quad : 0u;
 }
 
 static void flush(batch_t *b)
@@ -610,10 +737,19 @@ static void flush(batch_t *b)
             if (all) continue;                     /* all three outside one plane */
             if (!any) {
                 if (b->cull && culled_slots(b, s)) continue;
-                if (pairs && i + 1u < b->nprims && pair_next(b, s, prim_slots[i + 1u])) {
+                uint32_t pair;
+                if (pairs && i + 1u < b->nprims && (pair = pair_next(b, s, prim_slots[i + 1u])) != 0u) {
                     eg_soft_tri_t t[2];
-                    slots_tri(s, &t[0]);
-                    slots_tri(prim_slots[++i], &t[1]);
+#if LANES_VEC
+                    if (pair == PAIR_QUAD) {
+                        quad_tris(s[0], t);
+                        i++;
+                    } else
+#endif
+                    {
+                        slots_tri(s, &t[0]);
+                        slots_tri(prim_slots[++i], &t[1]);
+                    }
                     eg_soft_bin_pair(b->ps, &t[0], &t[1]);
                 } else {
                     emit_slots(b, s);
@@ -774,10 +910,70 @@ static void draw_strip_fresh(batch_t *b, const eg_soft_draw_args_t *a)
     }
 }
 
+/* Whether draw_instance takes draw_strip_fresh: it depends on the draw alone, not the instance. */
+static bool strip_fresh(const batch_t *b, const eg_soft_draw_args_t *a)
+{
+    return !a->indexed && b->rs->strip && b->verts_per_prim == 3u && a->count >= 3u && a->count <= VB &&
+           a->count - 2u <= PB;
+}
+
+#if defined(__GNUC__)
+#define COPY_(d, s, n) __builtin_memcpy((d), (s), (n))   /* constant sizes: plain stores */
+#else
+#define COPY_(d, s, n) eg_memcpy((d), (s), (n))
+#endif
+
+/* Strip primitives 0 {0, 1, 2} and 1 {1, 3, 2} of slots s .. s + 3 as primitives np, np + 1: where
+ * the CPU is little-endian, the six 16-bit slots (contiguous in prim_slots) as two words of
+ * 16-bit lanes, each lane a pattern value plus s (s + 3 < VB <= 4096: no carry between lanes). */
+static EG_ALWAYS_INLINE void quad_prims(uint32_t s, uint32_t np)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t lo = 0x0001000200010000ull + s * 0x0001000100010001ull;   /* s, s + 1, s + 2, s + 1 */
+    const uint32_t hi = 0x00020003u + s * 0x00010001u;                      /* s + 3, s + 2 */
+    unsigned char *p = (unsigned char *)prim_slots + (size_t)np * sizeof prim_slots[0];
+    COPY_(p, &lo, 8);
+    COPY_(p + 8, &hi, 4);
+#else
+    prim_slots[np][0] = (uint16_t)s; prim_slots[np][1] = (uint16_t)(s + 1u); prim_slots[np][2] = (uint16_t)(s + 2u);
+    prim_slots[np + 1u][0] = (uint16_t)(s + 1u); prim_slots[np + 1u][1] = (uint16_t)(s + 3u);
+    prim_slots[np + 1u][2] = (uint16_t)(s + 2u);
+#endif
+}
+
+/* draw_strip_fresh of every instance of a draw of 4-vertex strips (instanced quads), its loops
+ * written out: the same slots, primitives and batch ends (a flush exactly where the next strip
+ * does not fit), the draw_instance call and tests once per draw (the per-instance calls and
+ * loops were ~100 instructions an instance on the UI row, ~35 here). */
+static void draw_quads_fresh(batch_t *b, const eg_soft_draw_args_t *a)
+{
+    const uint32_t v0 = a->first, vids[4] = { v0, v0 + 1u, v0 + 2u, v0 + 3u };
+    uint32_t ns = b->nslots, np = b->nprims;   /* locals: the stores below may alias *b */
+    for (uint32_t inst = 0; inst < a->instance_count; inst++) {
+        if (ns + 4u > VB || np + 2u > PB) {
+            b->nslots = ns;
+            b->nprims = np;
+            flush(b);
+            ns = np = 0;
+        }
+        const uint32_t id = a->first_instance + inst;
+        const uint32_t ids[4] = { id, id, id, id };
+        COPY_(&slot_vid[ns], vids, sizeof vids);
+        COPY_(&slot_inst[ns], ids, sizeof ids);
+        quad_prims(ns, np);
+        ns += 4u;
+        np += 2u;
+    }
+    b->nslots = ns;
+    b->nprims = np;
+    b->instance = a->first_instance + a->instance_count - 1u;
+}
+#undef COPY_
+
 static void draw_instance(batch_t *b, const eg_soft_draw_args_t *a)
 {
     const struct eg_soft_raster_pipeline *rs = b->rs;
-    if (!a->indexed && rs->strip && b->verts_per_prim == 3u && a->count >= 3u && a->count <= VB && a->count - 2u <= PB) {
+    if (strip_fresh(b, a)) {
         draw_strip_fresh(b, a);
         return;
     }
@@ -881,6 +1077,11 @@ void eg_soft_draw(const eg_soft_pass_state_t *ps_in, const eg_soft_draw_args_t *
     b.cull = b.rs->cull_front || b.rs->cull_back;
     setup_planes(&b);
     eg_memset(hash_tab, 0, sizeof hash_tab);
+    if (a->count == 4u && strip_fresh(&b, a) && eg_soft_raster_fast_paths) {
+        draw_quads_fresh(&b, a);
+        flush(&b);
+        return;
+    }
     for (uint32_t inst = 0; inst < a->instance_count; inst++) {
         b.instance = a->first_instance + inst;
         draw_instance(&b, a);

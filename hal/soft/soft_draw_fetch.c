@@ -321,6 +321,57 @@ void eg_soft_fetch_lanes(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_
         FETCH_LANES(fn(p, v);)
     }
 }
+
+/* QUADS (vtx13). Lanes in runs of four of one element (an instanced quad's corners: draw_strip_fresh
+ * and draw_quads_fresh put an instance's 4 vertices at 4 consecutive slots; soft_draw.c
+ * fetch_attribs checks the runs once per lane group for all instance-step attributes, which come
+ * here in one call): each run's element is converted once and splatted to its 4 lanes. The range
+ * test is made once for the largest element (el_max): the byte offset grows with the element, so
+ * when the largest lies inside size_B every one does; otherwise the general lane loop (robust
+ * access per lane). The converters are fetch_*'s (the hot formats written out as in
+ * eg_soft_fetch_lanes), so the bits are the same. FETCH_LANES' per-attribute run detection and
+ * per-run range test, and a call per attribute and group, were ~170 instructions per 16-lane
+ * group and attribute on the UI row; ~100 here. */
+#define FETCH_QUADS(conv)                                                                         \
+    for (uint32_t q = 0; q < nq; q++) {                                                           \
+        const uint8_t *p = base + (uint64_t)el[4u * q] * stride_B;                                \
+        uint32_t v[4];                                                                            \
+        conv                                                                                      \
+        for (uint32_t c = 0; c < 4u; c++) FETCH_SPLAT(&dst->c[c].u[4u * q], v[c]);                \
+    }
+
+static void fetch_quads_one(const eg_soft_fetch_src_t *a, const uint32_t *el, uint32_t nq, uint32_t el_max)
+{
+    const eg_soft_fetch_fn fn = a->fn;
+    const uint64_t stride_B = a->stride_B;
+    eg_soft_vec4_t *const dst = a->dst;
+    if (!a->mem || (uint64_t)el_max * stride_B + a->offset_B + a->attr_B > a->size_B) {
+        eg_soft_fetch_lanes(fn, a->mem, a->size_B, a->offset_B, a->attr_B, stride_B, el, 4u * nq, dst);
+        return;
+    }
+    const uint8_t *const base = a->mem + a->offset_B;
+    if (fn == fetch_f32x4) {
+        FETCH_QUADS(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = ld32(p + 8); v[3] = ld32(p + 12);)
+    } else if (fn == fetch_un8x4) {
+        FETCH_QUADS(v[0] = fbits(un8_tab[p[0]]); v[1] = fbits(un8_tab[p[1]]); v[2] = fbits(un8_tab[p[2]]);
+                    v[3] = fbits(un8_tab[p[3]]);)
+    } else if (fn == fetch_f32x2) {
+        FETCH_QUADS(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = 0; v[3] = 0x3F800000u;)
+    } else if (fn == fetch_f32x1) {
+        FETCH_QUADS(v[0] = ld32(p); v[1] = v[2] = 0; v[3] = 0x3F800000u;)
+    } else if (fn == fetch_f32x3) {
+        FETCH_QUADS(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = ld32(p + 8); v[3] = 0x3F800000u;)
+    } else {
+        FETCH_QUADS(fn(p, v);)
+    }
+}
+
+void eg_soft_fetch_quads(const eg_soft_fetch_src_t *src, uint32_t nsrc, const uint32_t *el, uint32_t nq,
+                         uint32_t el_max)
+{
+    for (uint32_t i = 0; i < nsrc; i++) fetch_quads_one(&src[i], el, nq, el_max);
+}
+#undef FETCH_QUADS
 #undef FETCH_LANES
 #undef FETCH_ONE
 #undef FETCH_SPLAT

@@ -115,6 +115,22 @@ eg_soft_fetch_fn eg_soft_fetch_fn_for(WGPUVertexFormat format);
  *  mem is NULL (robust access). */
 void eg_soft_fetch_lanes(eg_soft_fetch_fn fn, const uint8_t *mem, uint64_t size_B, uint32_t offset_B, uint32_t attr_B,
                          uint64_t stride_B, const uint32_t *el, uint32_t n, eg_soft_vec4_t *dst);
+/** One attribute of eg_soft_fetch_quads: eg_soft_fetch_lanes' arguments but the lanes. */
+typedef struct eg_soft_fetch_src {
+    eg_soft_fetch_fn fn;
+    const uint8_t *mem;
+    uint64_t size_B, stride_B;
+    uint32_t offset_B, attr_B;
+    eg_soft_vec4_t *dst;
+} eg_soft_fetch_src_t;
+/** eg_soft_fetch_lanes of attributes src[0 .. nsrc) for lanes 0 .. 4 nq - 1 whose elements come
+ *  in runs of four (el[4q] == el[4q + 1] == el[4q + 2] == el[4q + 3]) and whose largest element
+ *  is el_max (both the caller's guarantee): the same bits, each run's element converted once
+ *  (vtx13). */
+void eg_soft_fetch_quads(const eg_soft_fetch_src_t *src, uint32_t nsrc, const uint32_t *el, uint32_t nq,
+                         uint32_t el_max);
+/** soft_draw.c: lane groups whose instance-step attributes eg_soft_fetch_quads fetched (tests). */
+extern uint64_t eg_soft_fetch_quad_groups;
 
 typedef struct eg_soft_attrib {
     eg_soft_fetch_fn fetch;
