@@ -725,6 +725,7 @@ bool eg_soft_span_pair_on = true;
 uint32_t eg_soft_span_pair_quads;
 bool eg_soft_span_pair_sep_on = true;
 uint32_t eg_soft_span_pair_sep_quads;
+uint32_t eg_soft_span_pair_rect_quads;
 
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r)
 {
@@ -749,7 +750,7 @@ static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pip
     fc->own_x0 = f->w->clip_x0;
     fc->own_x1 = f->w->clip_x1;
     fc->filled = fc->skipped = fc->rows = 0;
-    fc->sep = false;
+    fc->sep = fc->sep_rect = false;
     /* edges_init + span_edges_one's result in one pass (span_edges_one_init) */
     if (fc->modes == FZ_MODES_TEXC && sp->fused[wi][FZ_MODES_TEXC] && span_edges_one_init(&f->s, fc)) return true;
     edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
@@ -810,6 +811,7 @@ bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *
         if (fa->w == &eg_soft_worker_main) {
             eg_soft_span_pair_quads++;
             eg_soft_span_pair_sep_quads += fc[0].sep || fc[1].sep;
+            eg_soft_span_pair_rect_quads += fc[0].sep_rect || fc[1].sep_rect;
         }
     } else {   /* each alone, in order, as eg_soft_span_triangle fills it */
         sp->fused[wi][fc[0].modes](sp, &fc[0]);

@@ -85,6 +85,9 @@ extern bool eg_soft_span_pair_sep_on;
 /** Test counter: the pairs of eg_soft_span_pair_quads that took the separable indices
  *  (FZ_(sep_prep) held). */
 extern uint32_t eg_soft_span_pair_sep_quads;
+/** Test counter: the pairs of eg_soft_span_pair_sep_quads that took the rect rows (each row one
+ *  run from the quad's first column, its length from FZ_(sep_runs)). */
+extern uint32_t eg_soft_span_pair_rect_quads;
 /** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
  *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r);

@@ -140,6 +140,7 @@ typedef struct span_fill {
                                     * where FZ_(glyph) may store a group's unchanged pixels back whole */
     uint32_t filled, skipped, rows;   /* out: span_px, span_skip_px, span_row_px */
     bool sep;                      /* out: FZ_(glyph2) took separable texel indices (eg_soft_span_pair_sep_quads) */
+    bool sep_rect;                 /* out: ... and FZ_(sep_runs)' rows (eg_soft_span_pair_rect_quads) */
 } span_fill_t;
 
 /** Glyph quads' triangles (FZ_MODES_TEXC): when c's edges (c->ew at row c->py0) leave one edge

@@ -390,6 +390,77 @@ EG_TEST(soft_span_glyph, separable_texel_indices_match_general_path)
     eg_test_device_release();
 }
 
+/* Glyph quads for the separable path's row tables (FZ_(sep_runs), FZ_(sep_unproven), glyphq):
+ * texel columns with one centre on a texel boundary (7 px over 6 texels, 3 px over 2: the
+ * unproven column, whose triangle the split line decides per row, solved in closed form) and
+ * without (5 px over 5), 3 to 30 rows tall, first rows at every offset in the 4-row blocks and
+ * at sub-pixel offsets (so the split crosses the unproven column inside a block, on a block's
+ * first row, or not at all), past the target's top and bottom and the scissor's, across the
+ * 8 px tiles of the 2-thread runs (boxes cut: no rect rows), either diagonal and winding (as
+ * pair_quads). variant bit 0: alpha 128, else 255; bit 1: clip w 2 (perspective weights). */
+static uint32_t split_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    static const float q[16][6] = {   /* x, y, width, height, texels across, texels down */
+        { 0.0f, 0.0f, 7, 16, 6, 8 },     { 8.0f, 1.0f, 7, 16, 6, 8 },    { 16.0f, 2.0f, 7, 17, 6, 8 },
+        { 24.0f, 3.0f, 7, 16, 6, 8 },    { 0.5f, 17.25f, 7, 13, 6, 8 },  { 8.25f, 18.5f, 7, 9, 6, 4 },
+        { 16.75f, 19.75f, 7, 12, 6, 8 }, { 24.5f, 20.6f, 7, 30, 6, 8 },  { 1.0f, 5.0f, 3, 16, 2, 8 },
+        { 5.0f, 2.5f, 3, 29, 2, 8 },     { 13.0f, 6.0f, 3, 11, 2, 3 },   { 20.5f, -3.5f, 3, 20, 2, 8 },
+        { 27.0f, 9.0f, 5, 13, 5, 8 },    { 11.0f, 24.0f, 5, 3, 5, 1 },   { 3.0f, 26.0f, 7, 10, 6, 8 },
+        { 9.5f, 11.0f, 7, 24, 6, 8 },
+    };
+    const uint8_t c[4] = { 200, 60, 150, (uint8_t)(variant & 1u ? 128u : 255u) };
+    const float w = variant & 2u ? 2.0f : 1.0f;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 16u; i++) {
+        const float *p = q[i];
+        const float u1 = p[4] / 8.0f, v1 = p[5] / 8.0f;
+        svtx_t a = span_vtx(p[0], p[1], w, 0.0f, 0.0f, c[0], c[1], c[2], c[3]);
+        svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, 0.0f, c[0], c[1], c[2], c[3]);
+        svtx_t e = span_vtx(p[0], p[1] + p[3], w, 0.0f, v1, c[0], c[1], c[2], c[3]);
+        svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
+        n += emit_quad(v + n, a, b, e, f, i, strips);
+    }
+    return n;
+}
+
+/* The separable path's rect rows and the unproven column's owner by row (glyphq): split_quads
+ * as strips and lists, alpha 255 and 128, clip w 1 and 2, every target format, both blends, 4
+ * lanes and the widest width, with and without the scissor, 1 thread and 2 threads with 8 px
+ * squares: the bytes of the per-lane pair kernel and of the general path; and on one thread,
+ * where the board has the pair kernel, the rect rows ran (eg_soft_span_pair_rect_quads: the
+ * 3 px quads are proven at 4 lanes too). */
+EG_TEST(soft_span_glyph, separable_rect_rows_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
+                                    ((var + b + w) & 1u) != 0u, WGPUTextureFormat_R8Unorm, quads,
+                                    split_quads(quads, var, st != 0u), 8u };
+                        uint32_t before = eg_soft_span_pair_rect_quads;
+                        if (!sep_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                        if ((eg_soft_span_pair_rect_quads != before) != (eg_soft_span_pair_widths() != 0u)) wrong_path++;
+                        if (!sep_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                    }
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* Constant rows of every length from 1 to 29 px at x offsets 0-3 (eg_soft_span_row_const's
  * fill: the first pixels, then the filled part doubled), flat colors (every row through the
  * row proof on the chunk path) and a vertical gradient (fused rows with the proof from 2 px
