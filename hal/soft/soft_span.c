@@ -612,7 +612,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     const eg_soft_setup_t *s = &f->s;
     span_values(f, sp, &k);
     /* a 1:1 copy (soft_span_shift.c): rows moved whole, proved once for the triangle */
-    if (copy_kind && eg_soft_span_shift(f, sp, &k, s2, copy_kind, px0, px1, py0, py1)) return true;
+    if (copy_kind && (py0 = eg_soft_span_shift(f, sp, &k, s2, copy_kind, px0, px1, py0, py1)) >= py1) return true;
     const eg_soft_target_t *tg = &fb->color[0];
     /* fused rows: copy classes, and R8 glyph coverage with nearest sampling */
     bool r8 = prepared && !s2->linear && s2->format == WGPUTextureFormat_R8Unorm;

@@ -317,9 +317,10 @@ bool eg_soft_span_dst_round_trips(WGPUTextureFormat fmt);
 uint32_t eg_soft_span_texcopy_kind(WGPUTextureFormat target, WGPUTextureFormat texel);
 /** soft_span_shift.c: a copy-class triangle (kind: eg_soft_span_texcopy_kind) whose texel
  *  indices are provably the pixel's coordinates plus two constants over its box [px0, px1) x
- *  [py0, py1): its rows moved whole (the bytes of the per-pixel copy); false: nothing done. */
-bool eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
-                        uint32_t kind, int64_t px0, int64_t px1, int64_t py0, int64_t py1);
+ *  [py0, py1): its rows moved whole (the bytes of the per-pixel copy) from py0 up to the row it
+ *  returns (py1: all; py0: nothing done); the rows from there are the caller's. */
+int64_t eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
+                           uint32_t kind, int64_t px0, int64_t px1, int64_t py0, int64_t py1);
 /** Test hook: false takes the per-pixel copy always. */
 extern bool eg_soft_span_shift_on;
 /** Pixels eg_soft_span_shift moved on the submitting thread (tests: it ran). */

@@ -20,8 +20,10 @@
  * U(P) n - x_P is affine in P, so over the box it lies between its values at the 4 corner pixels;
  * when those lie in [k + E + s, k + 1 - E - s] for one integer k (s: the double rounding of H at
  * the corners), every x of the box lies in [x_P + k, x_P + k + 1), so the index is x_P + k; and
- * when x_P + k is in [0, n - 1] at both ends of the covered columns (the edge walk's, not the
- * box's: its last column is often past a blit's texture edge, uncovered), no clamp applies. Then each
+ * where x_P + k is in [0, n - 1] at both ends of a row's covered columns (the edge walk's, not
+ * the box's: its last column is often past a blit's texture edge, uncovered), and y + k in
+ * range, no clamp applies to the row; the first row where that fails and the rows after it are
+ * left to the caller's per-pixel copy (rows are independent: each pixel's bytes are its own). Then each
  * pixel's texel offset is (y + ky) pitch + (x + kx) el, the bytes FZ_(copy) and texel_copy move
  * (kind 3 swapping R and B as they do). The rows' covered ranges are the edge walk's, exactly.
  */
@@ -67,29 +69,10 @@ static bool shift_of(const double V[4], const int64_t a[4], double err, int32_t 
     return true;
 }
 
-/* The covered pixels' extent [x0, x1) x [y0, y1) (the edge walk's rows, as the copy loop takes
- * them); false: none covered. */
-static bool covered_extent(const eg_soft_setup_t *s, int64_t px0, int64_t px1, int64_t py0, int64_t py1, int64_t r[4])
+int64_t eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
+                           uint32_t kind, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
 {
-    edge_walk_t ew[3];
-    edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, ew);
-    r[0] = px1; r[1] = px0; r[2] = py1; r[3] = py0;
-    for (int64_t y = py0; y < py1; y++, edges_step(ew)) {
-        int64_t x0 = px0, x1 = px1;
-        edges_range(ew, &x0, &x1);
-        if (x0 >= x1) continue;
-        r[0] = x0 < r[0] ? x0 : r[0];
-        r[1] = x1 > r[1] ? x1 : r[1];
-        r[2] = y < r[2] ? y : r[2];
-        r[3] = y + 1;
-    }
-    return r[0] < r[1];
-}
-
-bool eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, const eg_soft_sample2d_t *s2,
-                        uint32_t kind, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
-{
-    if (!eg_soft_span_shift_on || px0 >= px1 || py0 >= py1) return false;
+    if (!eg_soft_span_shift_on || px0 >= px1 || py0 >= py1) return py0;
     const uint32_t ju = sp->val_of_slot[sp->cls.uv[0]], jv = sp->val_of_slot[sp->cls.uv[1]];
     eg_soft_pxset_t p;
     p.bx0 = px0 & ~(int64_t)3; p.fx0 = (uint32_t)(px0 & 3);
@@ -101,7 +84,7 @@ bool eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const 
     double eu, ev;
     if (!eg_soft_affine_err(f, &ac, sp->interp[ju], k->a0[ju], k->dv1[ju], k->dv2[ju], &eu) ||
         !eg_soft_affine_err(f, &ac, sp->interp[jv], k->a0[jv], k->dv1[jv], k->dv2[jv], &ev))
-        return false;
+        return py0;
     /* the corners in eg_soft_affine_corners' order: bit 0 the last column, bit 1 the last row */
     double U[4], V[4];
     int64_t X[4], Y[4];
@@ -113,22 +96,21 @@ bool eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const 
     }
     const eg_soft_subres_t *t = &s2->s;
     int64_t kx, ky;
-    int64_t r[4];
-    if (!shift_of(U, X, eu, (int32_t)t->width_el, &kx) || !shift_of(V, Y, ev, (int32_t)t->height_el, &ky)) return false;
-    if (!covered_extent(&f->s, px0, px1, py0, py1, r)) return true;   /* nothing covered: nothing to store */
-    /* the indices of the covered pixels within the texture: no clamp (the box's last column and
-     * row are often uncovered, past the texture's edge) */
-    if (r[0] + kx < 0 || r[1] - 1 + kx > (int64_t)t->width_el - 1 || r[2] + ky < 0 || r[3] - 1 + ky > (int64_t)t->height_el - 1)
-        return false;
+    if (!shift_of(U, X, eu, (int32_t)t->width_el, &kx) || !shift_of(V, Y, ev, (int32_t)t->height_el, &ky)) return py0;
     const eg_soft_target_t *tg = &f->ps->fb->color[0];
     const size_t el = kind == 2u ? 2u : 4u;
     edge_walk_t ew[3];
     edges_init(&f->s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, ew);
     uint32_t filled = 0;
-    for (int64_t y = py0; y < py1; y++, edges_step(ew)) {
+    int64_t y = py0;
+    for (; y < py1; y++, edges_step(ew)) {
         int64_t x0 = px0, x1 = px1;
         edges_range(ew, &x0, &x1);
         if (x0 >= x1) continue;
+        /* the covered pixels' indices within the texture (no clamp), row by row: the box's
+         * last column and row are often past a blit's texture edge, uncovered */
+        if (x0 + kx < 0 || x1 - 1 + kx > (int64_t)t->width_el - 1 || y + ky < 0 || y + ky > (int64_t)t->height_el - 1)
+            break;   /* this row and the rest: the caller's per-pixel copy */
         uint8_t *d = tg->base + (size_t)y * tg->row_pitch_B + (size_t)x0 * el;
         const uint8_t *s = t->base + (size_t)(y + ky) * t->row_pitch_B + (size_t)(x0 + kx) * el;
         size_t n = (size_t)(x1 - x0) * el;
@@ -142,7 +124,7 @@ bool eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const 
     f->w->span_px += filled;
     f->w->span_copy_px += filled;
     if (f->w == &eg_soft_worker_main) eg_soft_span_shift_px += filled;
-    return true;
+    return y;
 }
 
 #endif /* EMGPU_HAL_SOFT */

@@ -3,7 +3,8 @@
  * on and off (off: the per-pixel copy, soft_span.c) and with the fast paths off (the general
  * path), at 1 and 2 threads: the bytes must be equal; eg_soft_span_shift_px says whether the
  * shift ran, which it must for 1:1 mappings away from texel boundaries and must not for the
- * others (scaled, mirrored, on a texel boundary, reaching past the texture's edge). */
+ * others (scaled, mirrored, on a texel boundary, starting past the texture's edge; rows past its
+ * edge after shifted rows are the per-pixel copy's). */
 #include "tests/unit/cmd_test_util.h"
 #include "tests/shaders/spv_embed.h"
 #include <emgpu/emgpu.h>
@@ -68,6 +69,7 @@ EG_TEST(soft_span_shift, matches_per_pixel_copy)
         { -5, -3, 16, 16, 0, 0, 1, 1, true },          /* clipped by the target's left / top */
         { 22, 20, 16, 16, 0, 0, 1, 1, true },          /* and its right / bottom */
         { 9, 2, 8, 8, 0.25f, 0.5f, 0.75f, 1.0f, true },  /* a sub-rectangle, offset texels */
+        { 4, 3, 16, 24, 0, 0, 1, 1.5f, true },         /* rows past the texture's bottom: the rest per pixel */
         { 2.5f, 4, 16, 16, 0, 0, 1, 1, false },         /* pixel centres on texel boundaries */
         { 4, 4, 32, 16, 0, 0, 1, 1, false },           /* scaled 2x horizontally */
         { 4, 4, 16, 16, 1, 0, 0, 1, false },           /* mirrored */
@@ -98,7 +100,7 @@ EG_TEST(soft_span_shift, matches_per_pixel_copy)
     }
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(wrong_path, 0u);
-    EG_EXPECT(ran >= 18u);   /* 6 shifting cases x 3 formats */
+    EG_EXPECT(ran >= 21u);   /* 7 shifting cases x 3 formats */
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
