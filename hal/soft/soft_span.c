@@ -620,13 +620,15 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     /* A row's constant-code proof costs about what the fused kernel spends on 100-150 px (the
      * chunk loop: on 16 px): shorter rows, such as a big triangle's rows cut by 64 px tiles,
      * are cheaper computed. Both give the same bytes. */
-    int64_t rows_min = sp->rowconst && eg_soft_span_all_fixed(sp, &k) ? 1 : fused ? eg_soft_span_rowc_min_fused : ROWC_MIN_PX;
+    /* (all_fixed is its own flag: a test's eg_soft_span_rowc_min_fused of 1 is not "all fixed") */
+    const bool all_fixed = sp->rowconst && eg_soft_span_all_fixed(sp, &k);
+    int64_t rows_min = all_fixed ? 1 : fused ? eg_soft_span_rowc_min_fused : ROWC_MIN_PX;
     /* rows_min 1 (every value the outputs read fixed): eg_soft_span_rows_promising would say
      * yes, each such value's dv1 = dv2 = +-0 and d1x, d2x finite (differences of snapped 32-bit
      * coordinates times 256 times inv_area2 <= 1) giving dx = +-0; not asked (~100 instructions
      * a flat triangle on the 20k-triangle rows) */
     bool try_rows = sp->rowconst && px1 - px0 >= rows_min &&
-                    (rows_min == 1 || eg_soft_span_rows_promising(sp, &k, px1 - px0));
+                    (all_fixed || eg_soft_span_rows_promising(sp, &k, px1 - px0));
     uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
     span_tri_fn copy_fn = copy_kind && eg_soft_span_fused_width != 1u ? sp->copy[wi][copy_kind - 1u] : NULL;
     if (fused || copy_fn) {
@@ -636,7 +638,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         fc.px0 = px0; fc.px1 = px1; fc.py0 = py0; fc.py1 = py1;
         fc.rows_min = rows_min;
         fc.try_rows = try_rows;
-        fc.fixed_row = rows_min == 1 && try_rows;   /* rowconst, all values fixed */
+        span_rowq_init(&fc.rq, px0, px1, py0, py1);
+        fc.fixed_row = all_fixed && try_rows;
         fc.fixed_px = fc.fixed_row ? eg_soft_span_fixed_pixel(sp, &k) : 0u;
         fc.base = tg->base;
         fc.pitch_B = tg->row_pitch_B;
@@ -674,6 +677,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         v = vals[sp->val_of_slot[sp->cls.uv[1]]].f;
     }
     uint32_t misses = 0;
+    span_rowq_t rq;   /* eg_soft_span_row_quick's bound for the triangle's box, at its first row */
+    span_rowq_init(&rq, px0, px1, py0, py1);
     edge_walk_t ew[3];
     edges_init(s, py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, ew);
     for (int64_t y = py0; y < py1; y++, edges_step(ew)) {
@@ -681,7 +686,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         edges_range(ew, &x0, &x1);
         uint8_t *row = tg->base + (size_t)y * tg->row_pitch_B;
         if (try_rows && x1 - x0 >= rows_min) {
-            if (eg_soft_span_row_const(f, sp, &k, x0, x1, y, row + (size_t)x0 * tg->elem_B)) {
+            if (eg_soft_span_row_quick(f, sp, &k, &rq, x0, x1, y, row + (size_t)x0 * tg->elem_B) ||
+                eg_soft_span_row_const(f, sp, &k, x0, x1, y, row + (size_t)x0 * tg->elem_B)) {
                 filled += (uint32_t)(x1 - x0);
                 rows += (uint32_t)(x1 - x0);
                 misses = 0;

@@ -108,6 +108,24 @@ struct span_tri;
 
 /* One copy-class triangle for a fused kernel: the per-triangle constants (every lane's values
  * come from these with interp_chunk's operations in its order), the rows, and the counters. */
+/** eg_soft_span_row_quick's per-triangle part (the caller's: state 0 before the first row). */
+typedef struct span_rowq {
+    int32_t state;                 /* 0: not prepared, 1: ready, -1: not usable (the per-row proof then) */
+    uint32_t nch;                  /* channels bounded per row: ch[0, nch) */
+    uint8_t ch[4];
+    uint32_t code[4];              /* the other channels' codes (constants, fixed values, RGB565 alpha) */
+    double a0[4], d1[4], d2[4], err[4];
+    double inv;
+    int64_t A1, B1, C1, A2, B2, C2;
+    int64_t box[4];                /* the triangle's box [px0, px1) x [py0, py1) the bound covers */
+} span_rowq_t;
+
+static inline void span_rowq_init(span_rowq_t *q, int64_t px0, int64_t px1, int64_t py0, int64_t py1)
+{
+    q->state = 0;
+    q->box[0] = px0; q->box[1] = px1; q->box[2] = py0; q->box[3] = py1;
+}
+
 typedef struct span_fill {
     const eg_soft_frag_t *f;
     const struct span_tri *k;
@@ -141,6 +159,8 @@ typedef struct span_fill {
     uint32_t filled, skipped, rows;   /* out: span_px, span_skip_px, span_row_px */
     bool sep;                      /* out: FZ_(glyph2) took separable texel indices (eg_soft_span_pair_sep_quads) */
     bool sep_rect;                 /* out: ... and FZ_(sep_runs)' rows (eg_soft_span_pair_rect_quads) */
+    span_rowq_t rq;                /* try_rows: eg_soft_span_row_quick's bound (here, not in the kernels' frames:
+                                    * lowered vector kernels on MCUs spill every extra local) */
 } span_fill_t;
 
 /** Glyph quads' triangles (FZ_MODES_TEXC): when c's edges (c->ew at row c->py0) leave one edge
@@ -328,6 +348,18 @@ extern uint32_t eg_soft_span_shift_px;
 /** Row y's pixels [x0, x1) at px stored as one pixel when provably constant; false: nothing done. */
 bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
                             int64_t x1, int64_t y, uint8_t *px);
+/** eg_soft_span_row_const's bytes from one error bound for the whole box [px0, px1) x [py0,
+ *  py1) of the triangle (prepared in q at the first call) and the exact affine values at the
+ *  row's two ends: ~100 instructions a row instead of ~1.6 k of bounds per row. False: not
+ *  shown, and always for boxes of fewer than ROWQ_MIN_ROWS rows (the preparation would not pay);
+ *  the callers then try eg_soft_span_row_const, whose per-row bound is tighter and which, where
+ *  a row's pixels compute bit-identical values, settles rows whose exact value sits on a code's
+ *  rounding boundary (UI gradients at half-code steps), which no error bound can. */
+#define ROWQ_MIN_ROWS 8
+bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
+                            int64_t x0, int64_t x1, int64_t y, uint8_t *px);
+/** Pixels eg_soft_span_row_quick stored on the submitting thread (tests: it ran). */
+extern uint32_t eg_soft_span_row_quick_px;
 /** Whether every value the outputs read is fixed for k's triangle: then every row is constant. */
 static inline bool eg_soft_span_all_fixed(const eg_soft_span_pipe_t *sp, const span_tri_t *k)
 {

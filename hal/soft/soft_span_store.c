@@ -189,6 +189,104 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     return true;
 }
 
+/* ---- constant rows from one bound a triangle (lead, session 13) ----
+ *
+ * eg_soft_span_row_const bounds each row's values anew (weights, affine corners, ~1.6 k
+ * instructions a row: 7.8 M of the UI bench's gradient background over 5 frames). Its affine
+ * bound (soft_raster_bound.c, the comment above eg_soft_affine_corners) holds for any pixel set:
+ * every pixel of the set computes each value within err of the exact affine value V = a0 + d1
+ * L1 + d2 L2, with err depending on the set only through m (a bound on |L_i| at its corners) and
+ * g (the weights' gradients, the triangle's). So one err for the triangle's whole box holds for
+ * every row of it, and a row's values lie within err of V over the row, whose extremes (V is
+ * affine) are at the row's two end pixels, computed in double exactly as the bound computes its
+ * corners (L = (double)E * inv, E the exact 64-bit edge value; its rounding is inside err).
+ * row_code is monotone in the float value, and the bounds are stepped outwards past float
+ * rounding (by at least half an ulp), so equal codes at both bounds mean that code in every
+ * pixel of the row: eg_soft_span_row_const's bytes. */
+uint32_t eg_soft_span_row_quick_px;
+
+static bool rowq_prep(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
+                      const int64_t box[4])
+{
+    const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
+    eg_soft_pxset_t p;
+    p.bx0 = box[0] & ~(int64_t)3; p.fx0 = (uint32_t)(box[0] & 3);
+    p.bx1 = (box[1] - 1) & ~(int64_t)3; p.fx1 = (uint32_t)((box[1] - 1) & 3);
+    p.by0 = box[2] & ~(int64_t)3; p.fy0 = (uint32_t)(box[2] & 3);
+    p.by1 = (box[3] - 1) & ~(int64_t)3; p.fy1 = (uint32_t)((box[3] - 1) & 3);
+    eg_soft_affine_t ac;
+    ac.state = 0;
+    q->nch = 0;
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t src = sp->cls.src[c];
+        q->code[c] = 0;
+        if (mx[c] == 0.0f) continue;   /* RGB565 stores no alpha */
+        if (src & EG_SOFT_SPAN_CONST) {
+            union { uint32_t u; float f; } b = { sp->cls.src_bits[c] };
+            q->code[c] = row_code(b.f, mx[c]);
+            continue;
+        }
+        uint32_t v = sp->val_of_slot[src];
+        if (k->fixed >> v & 1u) {
+            q->code[c] = row_code(k->a0[v], mx[c]);
+            continue;
+        }
+        if (ac.state == 0) eg_soft_affine_corners(f, &p, &ac);
+        double err;
+        if (!eg_soft_affine_err(f, &ac, sp->interp[v], k->a0[v], k->dv1[v], k->dv2[v], &err) || !(err < 1.0)) return false;
+        uint32_t n = q->nch++;
+        q->ch[n] = (uint8_t)c;
+        q->a0[n] = (double)k->a0[v];
+        q->d1[n] = (double)k->dv1[v];
+        q->d2[n] = (double)k->dv2[v];
+        q->err[n] = err;
+    }
+    const eg_soft_setup_t *s = &f->s;
+    q->inv = (double)s->inv_area2;
+    q->A1 = s->A[1]; q->B1 = s->B[1]; q->C1 = s->C[1];
+    q->A2 = s->A[2]; q->B2 = s->B[2]; q->C2 = s->C[2];
+    return true;
+}
+
+/* The float nearest below (above) the double v or further out: v - |v| 2^-23 is at least half a
+ * float ulp of v below it, so rounding it to nearest cannot land above v (tiny: past 0). */
+static inline float below(double v) { return (float)(v - (v < 0 ? -v : v) * 0x1p-23 - 0x1p-140); }
+static inline float above(double v) { return (float)(v + (v < 0 ? -v : v) * 0x1p-23 + 0x1p-140); }
+
+bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
+                            int64_t x0, int64_t x1, int64_t y, uint8_t *px)
+{
+    if (q->state == 0) q->state = q->box[3] - q->box[2] >= ROWQ_MIN_ROWS && rowq_prep(f, sp, k, q, q->box) ? 1 : -1;
+    if (q->state < 0) return false;
+    const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
+    const int64_t S = EG_SOFT_SUBPIX, Y = y * S + S / 2, Xa = x0 * S + S / 2, Xb = (x1 - 1) * S + S / 2;
+    const double l1a = (double)(q->A1 * Xa + q->B1 * Y + q->C1) * q->inv, l1b = (double)(q->A1 * Xb + q->B1 * Y + q->C1) * q->inv;
+    const double l2a = (double)(q->A2 * Xa + q->B2 * Y + q->C2) * q->inv, l2b = (double)(q->A2 * Xb + q->B2 * Y + q->C2) * q->inv;
+    uint32_t code[4] = { q->code[0], q->code[1], q->code[2], q->code[3] };
+    for (uint32_t n = 0; n < q->nch; n++) {
+        double va = q->a0[n] + q->d1[n] * l1a + q->d2[n] * l2a, vb = q->a0[n] + q->d1[n] * l1b + q->d2[n] * l2b;
+        double lo = (va < vb ? va : vb) - q->err[n], hi = (va < vb ? vb : va) + q->err[n];
+        if (!(lo > -0x1p100 && hi < 0x1p100)) return false;   /* (NaN too) */
+        const float m = mx[q->ch[n]];
+        uint32_t c = row_code(below(lo), m);
+        if (row_code(above(hi), m) != c) return false;
+        code[q->ch[n]] = c;
+    }
+    uint32_t n = (uint32_t)(x1 - x0);
+    if (f->w == &eg_soft_worker_main) eg_soft_span_row_quick_px += n;
+    uint8_t b[4];
+    if (sp->rowconst == ROWC_565) {
+        uint32_t w = code[0] << 11 | code[1] << 5 | code[2];
+        b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8);
+        row_fill(px, n * 2u, b, 2u);
+        return true;
+    }
+    bool bgra = sp->rowconst == ROWC_BGRA8;
+    b[bgra ? 2 : 0] = (uint8_t)code[0]; b[1] = (uint8_t)code[1]; b[bgra ? 0 : 2] = (uint8_t)code[2]; b[3] = (uint8_t)code[3];
+    row_fill(px, n * 4u, b, 4u);
+    return true;
+}
+
 /* eg_soft_span_row_const's stored pixel when every value is fixed (no bound is needed, so the
  * codes do not depend on the row): the same codes and byte order, packed once per triangle. */
 uint32_t eg_soft_span_fixed_pixel(const eg_soft_span_pipe_t *sp, const span_tri_t *k)
