@@ -138,6 +138,21 @@ static void row_fill(uint8_t *px, uint32_t bytes, const uint8_t *b, uint32_t e)
     for (; done < bytes; done *= 2u) eg_memcpy(px + done, px, bytes - done < done ? bytes - done : done);
 }
 
+/* n pixels at px of the codes q (R, G, B, A) in the target's byte order (sp->rowconst). */
+static void row_store(const eg_soft_span_pipe_t *sp, const uint32_t q[4], uint8_t *px, uint32_t n)
+{
+    uint8_t b[4];
+    if (sp->rowconst == ROWC_565) {
+        uint32_t w = q[0] << 11 | q[1] << 5 | q[2];
+        b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8);
+        row_fill(px, n * 2u, b, 2u);
+        return;
+    }
+    bool bgra = sp->rowconst == ROWC_BGRA8;
+    b[bgra ? 2 : 0] = (uint8_t)q[0]; b[1] = (uint8_t)q[1]; b[bgra ? 0 : 2] = (uint8_t)q[2]; b[3] = (uint8_t)q[3];
+    row_fill(px, n * 4u, b, 4u);
+}
+
 /* Pixels [x0, x1) of row y of a copy-class triangle without blending: when every channel's
  * stored code provably is one value over the segment, stores that pixel x1 - x0 times and
  * returns true. The values are bounded without interpolating them (soft_raster_bound.c) and
@@ -175,17 +190,7 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
         q[c] = row_code(r.lo, mx[c]);
         if (row_code(r.hi, mx[c]) != q[c]) return false;
     }
-    uint32_t n = (uint32_t)(x1 - x0);
-    uint8_t b[4];
-    if (sp->rowconst == ROWC_565) {
-        uint32_t w = q[0] << 11 | q[1] << 5 | q[2];
-        b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8);
-        row_fill(px, n * 2u, b, 2u);
-        return true;
-    }
-    bool bgra = sp->rowconst == ROWC_BGRA8;
-    b[bgra ? 2 : 0] = (uint8_t)q[0]; b[1] = (uint8_t)q[1]; b[bgra ? 0 : 2] = (uint8_t)q[2]; b[3] = (uint8_t)q[3];
-    row_fill(px, n * 4u, b, 4u);
+    row_store(sp, q, px, (uint32_t)(x1 - x0));
     return true;
 }
 
@@ -274,16 +279,7 @@ bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     }
     uint32_t n = (uint32_t)(x1 - x0);
     if (f->w == &eg_soft_worker_main) eg_soft_span_row_quick_px += n;
-    uint8_t b[4];
-    if (sp->rowconst == ROWC_565) {
-        uint32_t w = code[0] << 11 | code[1] << 5 | code[2];
-        b[0] = (uint8_t)w; b[1] = (uint8_t)(w >> 8);
-        row_fill(px, n * 2u, b, 2u);
-        return true;
-    }
-    bool bgra = sp->rowconst == ROWC_BGRA8;
-    b[bgra ? 2 : 0] = (uint8_t)code[0]; b[1] = (uint8_t)code[1]; b[bgra ? 0 : 2] = (uint8_t)code[2]; b[3] = (uint8_t)code[3];
-    row_fill(px, n * 4u, b, 4u);
+    row_store(sp, code, px, n);
     return true;
 }
 
