@@ -108,7 +108,20 @@ struct span_tri;
 
 /* One copy-class triangle for a fused kernel: the per-triangle constants (every lane's values
  * come from these with interp_chunk's operations in its order), the rows, and the counters. */
-/** eg_soft_span_row_quick's per-triangle part (the caller's: state 0 before the first row). */
+/** The pixel set whose corner pixels are those of the box [px0, px1) x [py0, py1) (what
+ *  eg_soft_affine_corners reads: one error bound for the whole box, soft_span_shift.c and
+ *  eg_soft_span_row_quick). */
+static inline eg_soft_pxset_t span_box_corners(int64_t px0, int64_t px1, int64_t py0, int64_t py1)
+{
+    eg_soft_pxset_t p;
+    p.bx0 = px0 & ~(int64_t)3; p.fx0 = (uint32_t)(px0 & 3);
+    p.bx1 = (px1 - 1) & ~(int64_t)3; p.fx1 = (uint32_t)((px1 - 1) & 3);
+    p.by0 = py0 & ~(int64_t)3; p.fy0 = (uint32_t)(py0 & 3);
+    p.by1 = (py1 - 1) & ~(int64_t)3; p.fy1 = (uint32_t)((py1 - 1) & 3);
+    return p;
+}
+
+/** eg_soft_span_row_quick's per-triangle part (span_rowq_init before the triangle's first row). */
 typedef struct span_rowq {
     int32_t state;                 /* 0: not prepared, 1: ready, -1: not usable (the per-row proof then) */
     uint32_t nch;                  /* channels bounded per row: ch[0, nch) */

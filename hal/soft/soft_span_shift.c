@@ -74,11 +74,7 @@ int64_t eg_soft_span_shift(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, con
 {
     if (!eg_soft_span_shift_on || px0 >= px1 || py0 >= py1) return py0;
     const uint32_t ju = sp->val_of_slot[sp->cls.uv[0]], jv = sp->val_of_slot[sp->cls.uv[1]];
-    eg_soft_pxset_t p;
-    p.bx0 = px0 & ~(int64_t)3; p.fx0 = (uint32_t)(px0 & 3);
-    p.bx1 = (px1 - 1) & ~(int64_t)3; p.fx1 = (uint32_t)((px1 - 1) & 3);
-    p.by0 = py0 & ~(int64_t)3; p.fy0 = (uint32_t)(py0 & 3);
-    p.by1 = (py1 - 1) & ~(int64_t)3; p.fy1 = (uint32_t)((py1 - 1) & 3);
+    const eg_soft_pxset_t p = span_box_corners(px0, px1, py0, py1);
     eg_soft_affine_t ac;
     eg_soft_affine_corners(f, &p, &ac);
     double eu, ev;

@@ -210,15 +210,10 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
  * pixel of the row: eg_soft_span_row_const's bytes. */
 uint32_t eg_soft_span_row_quick_px;
 
-static bool rowq_prep(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
-                      const int64_t box[4])
+static bool rowq_prep(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q)
 {
     const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
-    eg_soft_pxset_t p;
-    p.bx0 = box[0] & ~(int64_t)3; p.fx0 = (uint32_t)(box[0] & 3);
-    p.bx1 = (box[1] - 1) & ~(int64_t)3; p.fx1 = (uint32_t)((box[1] - 1) & 3);
-    p.by0 = box[2] & ~(int64_t)3; p.fy0 = (uint32_t)(box[2] & 3);
-    p.by1 = (box[3] - 1) & ~(int64_t)3; p.fy1 = (uint32_t)((box[3] - 1) & 3);
+    const eg_soft_pxset_t p = span_box_corners(q->box[0], q->box[1], q->box[2], q->box[3]);
     eg_soft_affine_t ac;
     ac.state = 0;
     q->nch = 0;
@@ -261,7 +256,7 @@ static inline float above(double v) { return (float)(v + (v < 0 ? -v : v) * 0x1p
 bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
                             int64_t x0, int64_t x1, int64_t y, uint8_t *px)
 {
-    if (q->state == 0) q->state = q->box[3] - q->box[2] >= ROWQ_MIN_ROWS && rowq_prep(f, sp, k, q, q->box) ? 1 : -1;
+    if (q->state == 0) q->state = q->box[3] - q->box[2] >= ROWQ_MIN_ROWS && rowq_prep(f, sp, k, q) ? 1 : -1;
     if (q->state < 0) return false;
     const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
     const int64_t S = EG_SOFT_SUBPIX, Y = y * S + S / 2, Xa = x0 * S + S / 2, Xb = (x1 - 1) * S + S / 2;
