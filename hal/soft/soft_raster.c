@@ -496,6 +496,12 @@ static EG_ALWAYS_INLINE void region_blocks_body(rwalk_t *r, int64_t x0, int64_t 
      * exact one then holds for few of them (29% on the UI bench: 2 k instructions for each,
      * 2.4 k saved per success); shade() runs the VM, whose bytes the proof reproduces anyway. */
     f->no_const_proof = true;
+    /* between the blocks below nothing but their shade_vm writes the worker's io_in: the
+     * triangle's constant inputs are stored at the first block only (~80 instructions a block on
+     * the UI bench's rounded corners: 8 inputs, 16 lanes each). eg_soft_shade_block takes
+     * shade_vm for all of them or for none (its choice reads the pipeline, f->vm_state and
+     * no_const_proof, set here), and vm_hold is 0 outside this loop, so no other path sees it */
+    f->vm_hold = EG_SOFT_VM_HOLD;
     const int64_t bxs = max64(x0, k->px0 & ~3), bys = max64(y0, k->py0 & ~3);
     const int64_t bxe = min64(x0 + w, k->px1), bye = min64(y0 + h, k->py1);
     int64_t er[3], sx[3], sy[3];
@@ -512,6 +518,7 @@ static EG_ALWAYS_INLINE void region_blocks_body(rwalk_t *r, int64_t x0, int64_t 
         }
     }
     f->no_const_proof = false;
+    f->vm_hold = 0;
 }
 
 #if WALK_AVX2
@@ -826,6 +833,16 @@ static void rect_push_cells(int64_t (*st)[5], uint32_t *sp, const int64_t q[4], 
     }
 }
 
+/* Where a failed row q of the rectangle is cut (rect_first): its ramp strip's border, or
+ * INT64_MIN (not a top or bottom row of a rectangle of nx x ny = 3 x 3 cells). */
+static int64_t rect_ramp_cut(const rect_walk_t *m, const int64_t q[4], uint32_t nx, uint32_t ny)
+{
+    if (nx != 3u || ny != 3u) return INT64_MIN;
+    if (q[2] == m->rp.R[2] && q[3] != m->rp.R[3]) return (q[2] + RECT_RAMP + 3) & ~(int64_t)3;
+    if (q[3] == m->rp.R[3] && q[2] != m->rp.R[2]) return (q[3] - RECT_RAMP) & ~(int64_t)3;
+    return INT64_MIN;
+}
+
 /* The first triangle's pass over W (the rectangle in the clip): pieces proved or split (the
  * whole, its rows, their cells: an explicit stack, big first), failed cells shaded at once.
  *
@@ -857,6 +874,7 @@ static void rect_first(rect_walk_t *m, const int64_t W[4])
     for (uint32_t c = 0; c < 4u; c++) st[0][c] = W[c];
     st[0][4] = m->r.ct.state > 0 ? 0 : 2;   /* (no proof can hold: one cell, walked) */
     m->n = m->nsets = 0;
+    bool whole_failed = false;
     while (sp) {
         const int64_t *e = st[--sp];
         const int64_t q[4] = { e[0], e[1], e[2], e[3] }, lvl = e[4];
@@ -870,10 +888,22 @@ static void rect_first(rect_walk_t *m, const int64_t W[4])
             p->st = RP_SECOND;
             continue;
         }
-        int64_t cx4[4], cy4[4];
-        uint32_t ns, nsx = eg_soft_rect_cuts(q, m->rp.R, cx4, cy4, &ns);
-        ns *= nsx;
-        if (m->r.ct.state > 0 && !p->ramp && m->nsets + ns <= RECT_SETS &&
+        /* a top or bottom row that is cut when it fails (below) is cut at once where the whole
+         * rectangle failed: the rectangle's probe at the corners of its top left quarter and
+         * the row's at its own share their top left corner pixel, where a shape drawn on its
+         * quad with rounded corners fades out (the bench's rectangles: every such row failed,
+         * 2 probes of ~650 instructions a rectangle; a choice of pieces only, never of bytes) */
+        const int64_t ys = lvl == 1 ? rect_ramp_cut(m, q, nx, ny) : INT64_MIN;
+        const bool cut_now = whole_failed && ys > q[2] && ys < q[3];
+        bool prove = m->r.ct.state > 0 && !p->ramp && !cut_now;
+        uint32_t ns = 0;
+        if (prove) {   /* (the sets' count only where a proof is tried: ~80 instructions) */
+            int64_t cx4[4], cy4[4];
+            uint32_t ny4, nx4 = eg_soft_rect_cuts(q, m->rp.R, cx4, cy4, &ny4);
+            ns = nx4 * ny4;
+            prove = m->nsets + ns <= RECT_SETS;
+        }
+        if (prove &&
             eg_soft_rect_prove(&m->r.f, &m->r.ct, &m->rp, 0, !p->unprobed, q, m->lo + m->nsets, m->hi + m->nsets, &p->skip)) {
             p->st = RP_PROVED;
             p->set0 = m->nsets;
@@ -882,6 +912,7 @@ static void rect_first(rect_walk_t *m, const int64_t W[4])
         }
         if (lvl == 0) {   /* its rows, pushed last to first: taken top to bottom */
             m->n--;
+            whole_failed = true;
             for (uint32_t i = ny; i-- > 0;) {
                 int64_t a = max64(cy[i], q[2]), b = min64(cy[i + 1], q[3]);
                 if (a >= b) continue;
@@ -895,11 +926,7 @@ static void rect_first(rect_walk_t *m, const int64_t W[4])
             /* (only the top or bottom row of three, with corners and a middle: a rectangle whose
              * corner cells are only its corners; a smaller one's cells are walked as before,
              * where the region walk's proofs find its shape's inside) */
-            int64_t ys = INT64_MIN, xr[4];
-            if (nx == 3u && ny == 3u) {
-                if (q[2] == m->rp.R[2] && q[3] != m->rp.R[3]) ys = (q[2] + RECT_RAMP + 3) & ~(int64_t)3;
-                if (q[3] == m->rp.R[3] && q[2] != m->rp.R[2]) ys = (q[3] - RECT_RAMP) & ~(int64_t)3;
-            }
+            int64_t xr[4];
             if (ys <= q[2] || ys >= q[3]) {
                 rect_push_cells(st, &sp, q, q[2], q[3], cx, nx, false);
                 continue;

@@ -346,18 +346,27 @@ void eg_soft_raster_prepared_pair(eg_soft_worker_t *w, const eg_soft_pass_state_
 #define EG_SOFT_VM_565    3u   /* eg_soft_blend_565 of target 0 */
 #define EG_SOFT_VM_U8     4u   /* eg_soft_blend_u8 of target 0 */
 #define EG_SOFT_VM_READY  0x80u
+#define EG_SOFT_VM_HOLD   0x80u   /* eg_soft_frag_t vm_hold: keeping enabled */
+#define EG_SOFT_VM_HELD_C 0x01u   /* the nc constant inputs are in io_in */
+#define EG_SOFT_VM_HELD_K 0x02u   /* the nk ones are */
 #if EMGPU_SOFT_SIMD && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
 #define EG_SOFT_VM_TABLE 1
 #else
 #define EG_SOFT_VM_TABLE 0
 #endif
 #define EG_SOFT_VM_VARY 16u
+/** eg_soft_blend_565 / eg_soft_blend_u8's signature (eg_soft_blend_body) */
+typedef void (*eg_soft_blend_fn)(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
+                                 uint32_t fast);
 /** shade_vm's per-triangle part: interp_body's choices made once (lerped inputs first, then
  *  those that are one value in every lane, then the perspective ones of those that hold only
  *  where the block's weights are finite), bary_body's per-triangle products. */
 typedef struct eg_soft_vm_tri {
     uint32_t nl, nc, nk;
     uint64_t uni, kuni;                /* in_uniform's bits of the nc inputs, of the nk ones */
+    bool hold_ok;                      /* the nc and nk inputs' slots are distinct from each other
+                                        * and from the lerped ones' (f->vm_hold may keep them) */
+    eg_soft_blend_fn blend;            /* EG_SOFT_VM_565 / _U8: eg_soft_blend_body of target 0 */
     eg_soft_mask_t front;              /* the invocation's front_facing */
     bool persp, need_z;                /* the perspective weights are read; FragCoord.z is */
     float a0[EG_SOFT_VM_VARY], d1[EG_SOFT_VM_VARY], d2[EG_SOFT_VM_VARY];
@@ -432,6 +441,11 @@ typedef struct eg_soft_frag {
      * triangle's table (built at its first such block). Not set for the textured mesh's state
      * (rs->fs_tex: eg_soft_shade_block does not read it there) */
     uint8_t vm_state;
+    /* shade_vm's constant inputs kept in the worker's io_in across a run of blocks (helper
+     * rectvm, session 14): EG_SOFT_VM_HOLD while soft_raster.c region_blocks shades one
+     * triangle's blocks (nothing else writes io_in then), plus EG_SOFT_VM_HELD_C / _K once the nc
+     * / nk constants are stored; 0 elsewhere (eg_soft_shade_setup clears it) */
+    uint8_t vm_hold;
 #if EG_SOFT_VM_TABLE
     eg_soft_vm_tri_t vm;
 #endif
@@ -550,6 +564,9 @@ void eg_soft_blend_u8(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t ma
 #define EG_SOFT_BLEND_U8_565  0x40u   /* the target is RGB565: eg_soft_blend_565 */
 void eg_soft_blend_565(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask, const eg_soft_vec4_t *src,
                        uint32_t fast);
+/** The function eg_soft_blend_565 (rgb565) or eg_soft_blend_u8 calls for target t now (its 8-lane
+ *  body, or itself): resolved once per triangle by shade_vm (helper rectvm, session 14). */
+eg_soft_blend_fn eg_soft_blend_body(const eg_soft_target_t *t, bool rgb565);
 /** a <compare> b per WebGPU (a = the fragment's value, b = the stored value). */
 bool eg_soft_compare(uint32_t compare, float a, float b);
 

@@ -226,21 +226,46 @@ static B8_ATTR EG_ALWAYS_INLINE void math8(const b8i d[4], const eg_soft_vec4_t 
     }
 }
 
-/* The 4 pixels (e bytes each) of block row r covered by mask m (4 bits), into / out of buf: a
- * whole row moves at once, a partial one pixel by pixel (lanes off the target are never read). */
-static inline void row_in(uint8_t *buf, const uint8_t *row, uint32_t m, uint32_t e)
+/* The 4 pixels of block row r covered by mask m (4 bits), into / out of buf: a whole row moves
+ * at once, a partial one by its covered pixels alone (lanes off the target are never read, lanes
+ * not covered never written; those of buf read as 0).
+ *
+ * 2-byte pixels: the covered pixels of a partial row (m neither 0 nor 15) from src to dst as a
+ * run (a rectangle's side or a triangle's edge cuts a block row into one) in one or two moves,
+ * other masks pixel by pixel. The per-pixel loops (session 8) were ~60 instructions a partial
+ * row on the UI bench's rounded corners (a rectangle at x = 2 mod 4 has ~12 blocks of partial
+ * rows, the diagonal's blocks more): row 4 -0.30 M instructions. The same pixels move, so the
+ * same bytes. */
+static inline void run_move2(uint8_t *dst, const uint8_t *src, uint32_t m)
 {
-    if (m == 15u) { __builtin_memcpy(buf, row, 4u * e); return; }
-    for (uint32_t x = 0; x < 4u; x++)
-        if (m >> x & 1u) __builtin_memcpy(buf + x * e, row + x * e, e);
-        else __builtin_memset(buf + x * e, 0, e);
+    const uint32_t a = (uint32_t)__builtin_ctz(m), t = m >> a;
+    if (t & (t + 1u)) {   /* (not one run) */
+        for (uint32_t x = 0; x < 4u; x++)
+            if (m >> x & 1u) __builtin_memcpy(dst + 2u * x, src + 2u * x, 2);
+        return;
+    }
+    dst += 2u * a;
+    src += 2u * a;
+    if (t == 1u) {
+        __builtin_memcpy(dst, src, 2);
+        return;
+    }
+    __builtin_memcpy(dst, src, 4);
+    if (t == 7u) __builtin_memcpy(dst + 4, src + 4, 2);
 }
 
-static inline void row_out(uint8_t *row, const uint8_t *buf, uint32_t m, uint32_t e)
+/* a block row of 2-byte pixels into / out of buf */
+static inline void row_in2(uint8_t *buf, const uint8_t *row, uint32_t m)
 {
-    if (m == 15u) { __builtin_memcpy(row, buf, 4u * e); return; }
-    for (uint32_t x = 0; x < 4u; x++)
-        if (m >> x & 1u) __builtin_memcpy(row + x * e, buf + x * e, e);
+    if (m == 15u) { __builtin_memcpy(buf, row, 8); return; }
+    __builtin_memset(buf, 0, 8);
+    if (m) run_move2(buf, row, m);
+}
+
+static inline void row_out2(uint8_t *row, const uint8_t *buf, uint32_t m)
+{
+    if (m == 15u) { __builtin_memcpy(row, buf, 8); return; }
+    if (m) run_move2(row, buf, m);
 }
 
 static B8_ATTR void blend_565_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
@@ -252,8 +277,8 @@ static B8_ATTR void blend_565_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_s
         if (!(m0 | m1)) continue;
         uint8_t *r0 = blk + (size_t)(2u * h) * t->row_pitch_B, *r1 = r0 + t->row_pitch_B;
         uint8_t buf[16];
-        row_in(buf, r0, m0, 2u);
-        row_in(buf + 8, r1, m1, 2u);
+        row_in2(buf, r0, m0);
+        row_in2(buf + 8, r1, m1);
         b8h hv;
         __builtin_memcpy(&hv, buf, 16);
         b8i v = __builtin_convertvector(hv, b8i), d[4], q[4];
@@ -264,9 +289,33 @@ static B8_ATTR void blend_565_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_s
         math8(d, src, 8u * h, fast, unit, max, 3u, q);
         hv = __builtin_convertvector(q[0] << 11 | q[1] << 5 | q[2], b8h);
         __builtin_memcpy(buf, &hv, 16);
-        row_out(r0, buf, m0, 2u);
-        row_out(r1, buf + 8, m1, 2u);
+        row_out2(r0, buf, m0);
+        row_out2(r1, buf + 8, m1);
     }
+}
+
+/* 4-byte pixels: VPMASKMOVD moves the mask's pixels alone (the others read as 0 and are not
+ * accessed, and not written), one instruction where the per-pixel loops of a partial row were
+ * ~60 (rows 3 / 5, UI XRGB8888: -0.90 M instructions each). */
+typedef int32_t b4i __attribute__((vector_size(16)));
+
+static B8_ATTR EG_ALWAYS_INLINE b4i row_mask4(uint32_t m)
+{
+    const b4i bit = { 1, 2, 4, 8 };
+    return (b4i)((bit & (int32_t)m) != 0);   /* all ones where the pixel is covered */
+}
+
+static B8_ATTR EG_ALWAYS_INLINE void row_in4(uint8_t *buf, const uint8_t *row, uint32_t m)
+{
+    b4i v = __builtin_ia32_maskloadd((const b4i *)(const void *)row, row_mask4(m));
+    __builtin_memcpy(buf, &v, 16);
+}
+
+static B8_ATTR EG_ALWAYS_INLINE void row_out4(uint8_t *row, const uint8_t *buf, uint32_t m)
+{
+    b4i v;
+    __builtin_memcpy(&v, buf, 16);
+    __builtin_ia32_maskstored((b4i *)(void *)row, row_mask4(m), v);
 }
 
 static B8_ATTR void blend_u8_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t mask,
@@ -280,8 +329,8 @@ static B8_ATTR void blend_u8_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_so
         if (!(m0 | m1)) continue;
         uint8_t *r0 = blk + (size_t)(2u * h) * t->row_pitch_B, *r1 = r0 + t->row_pitch_B;
         uint8_t buf[32];
-        row_in(buf, r0, m0, 4u);
-        row_in(buf + 16, r1, m1, 4u);
+        row_in4(buf, r0, m0);
+        row_in4(buf + 16, r1, m1);
         b8i v, d[4], q[4];
         __builtin_memcpy(&v, buf, 32);   /* little-endian: byte i of a pixel at bits 8 i */
         b8u u = (b8u)v;
@@ -292,8 +341,8 @@ static B8_ATTR void blend_u8_avx2(const eg_soft_target_t *t, uint8_t *blk, eg_so
         math8(d, src, 8u * h, fast, unit, max, 4u, q);
         u = (b8u)q[0] << sr | (b8u)q[1] << 8 | (b8u)q[2] << sb | (b8u)q[3] << 24;
         __builtin_memcpy(buf, &u, 32);
-        row_out(r0, buf, m0, 4u);
-        row_out(r1, buf + 16, m1, 4u);
+        row_out4(r0, buf, m0);
+        row_out4(r1, buf + 16, m1);
     }
 }
 #else
@@ -333,6 +382,18 @@ void eg_soft_blend_u8(const eg_soft_target_t *t, uint8_t *blk, eg_soft_mask_t ma
         uint8_t *p = lane_ptr(t, blk, l);
         p[sw[0]] = (uint8_t)q[0][l]; p[sw[1]] = (uint8_t)q[1][l]; p[sw[2]] = (uint8_t)q[2][l]; p[sw[3]] = (uint8_t)q[3][l];
     }
+}
+
+/* The dispatch of eg_soft_blend_565 / eg_soft_blend_u8 below, once: ~25 instructions a block
+ * of the UI bench's rounded corners (the CPU test and the calls), 7,800 blocks on row 4. */
+eg_soft_blend_fn eg_soft_blend_body(const eg_soft_target_t *t, bool rgb565)
+{
+#if BLEND_AVX2
+    if (t->elem_B == (rgb565 ? 2u : 4u) && blend_avx2()) return rgb565 ? blend_565_avx2 : blend_u8_avx2;
+#else
+    (void)t;
+#endif
+    return rgb565 ? eg_soft_blend_565 : eg_soft_blend_u8;
 }
 
 /* RGB565: unpack_565 / pack_565's conversions (alpha reads as 1.0 = code 1 * 1.0f). */

@@ -172,6 +172,7 @@ static uint8_t vm_state_of(const eg_soft_frag_t *f)
 
 void eg_soft_shade_setup(eg_soft_frag_t *f)
 {
+    f->vm_hold = 0;
     shade_memo_t *m = f->w->index < EG_ARRAY_LEN(shade_memo) && f->ps->serial ? &shade_memo[f->w->index] : NULL;
     if (m && shade_setup_memo(f, m)) return;
     const struct eg_soft_raster_pipeline *rs = f->rs;
@@ -402,11 +403,14 @@ static SHADE_AVX2_ATTR void vm_tri_setup(eg_soft_frag_t *f)
     eg_soft_vm_tri_t *m = &f->vm;
     float ca[EG_SOFT_VM_VARY], ka[EG_SOFT_VM_VARY], kd1[EG_SOFT_VM_VARY], kd2[EG_SOFT_VM_VARY];
     float *cdst[EG_SOFT_VM_VARY], *kdst[EG_SOFT_VM_VARY];
-    uint64_t uni = 0, kuni = 0;
+    uint64_t uni = 0, kuni = 0, seen = 0;
     uint32_t nl = 0, nc = 0, nk = 0;
+    bool dup = false;
     for (uint32_t j = 0; j < rs->nvary; j++) {
         float *dst = f->w->io_in[rs->vary_loc[j]].c[rs->vary_comp[j]].f;
         uint64_t slot = (uint64_t)1 << (rs->vary_loc[j] * 4u + rs->vary_comp[j]);
+        dup |= (seen & slot) != 0u;
+        seen |= slot;
         if (rs->vary_interp[j] == EG_SOFT_INTERP_FLAT) {
             ca[nc] = t->prov->var[j];
             cdst[nc++] = dst;
@@ -451,6 +455,10 @@ static SHADE_AVX2_ATTR void vm_tri_setup(eg_soft_frag_t *f)
     m->nk = nk;
     m->uni = uni;
     m->kuni = kuni;
+    m->hold_ok = !dup;   /* (each slot written once per block: no order between the lists) */
+    const uint32_t wr = f->vm_state & ~EG_SOFT_VM_READY;
+    m->blend = wr == EG_SOFT_VM_565 || wr == EG_SOFT_VM_U8 ? eg_soft_blend_body(&f->ps->fb->color[0], wr == EG_SOFT_VM_565) : NULL;
+    f->vm_hold &= EG_SOFT_VM_HOLD;   /* (the table is new: nothing of it is held) */
     m->front = (!t->is_polygon || f->s.front) ? EG_SOFT_ALL_LANES : 0;
     m->persp = rs->persp_used || (rs->frag_coord_used & 8u);
     m->need_z = (rs->frag_coord_used & 4u) != 0u;   /* (no depth / stencil test: vm_fast_ok) */
@@ -492,6 +500,16 @@ static SHADE_AVX2_ATTR EG_ALWAYS_INLINE bool vm_persp_finite(const bary_t *b)
     return __builtin_ia32_movmskps256((v8f)bad) == 0;
 }
 
+/* m's inputs [i0, i1): one value in every lane */
+static SHADE_AVX2_ATTR EG_ALWAYS_INLINE void vm_splat(const eg_soft_vm_tri_t *m, uint32_t i0, uint32_t i1)
+{
+    for (uint32_t i = i0; i < i1; i++) {
+        v8f a = V8(m->a0[i]);
+        __builtin_memcpy(m->dst[i], &a, 32);
+        __builtin_memcpy(m->dst[i] + 8, &a, 32);
+    }
+}
+
 /* shade(f, bx, by, cov, 0, false) in vm_fast_ok's state */
 static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
 {
@@ -514,22 +532,20 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     }
     uint64_t uni = m->uni;
     bool fin = nk == nc || vm_persp_finite(&b);
+    /* the constants where io_in does not hold them from this run's last block (f->vm_hold: only
+     * shade_vm of this triangle wrote io_in since, the same bits to the same slots; HELD_K is
+     * set with HELD_C only) */
+    const uint32_t held = f->vm_hold;
     if (fin) {
-        for (uint32_t i = nl; i < nk; i++) {
-            v8f a = V8(m->a0[i]);
-            __builtin_memcpy(m->dst[i], &a, 32);
-            __builtin_memcpy(m->dst[i] + 8, &a, 32);
-        }
+        if (!(held & EG_SOFT_VM_HELD_K)) vm_splat(m, held & EG_SOFT_VM_HELD_C ? nc : nl, nk);
         uni |= m->kuni;
     } else {
-        for (uint32_t i = nl; i < nc; i++) {
-            v8f a = V8(m->a0[i]);
-            __builtin_memcpy(m->dst[i], &a, 32);
-            __builtin_memcpy(m->dst[i] + 8, &a, 32);
-        }
+        if (!(held & EG_SOFT_VM_HELD_C)) vm_splat(m, nl, nc);
         for (uint32_t i = nc; i < nk; i++)
             lerp_body(m->dst[i], b.p[0], b.p[1], m->a0[i], m->d1[i], m->d2[i], false, 0.0f, true);
     }
+    if (held && m->hold_ok)
+        f->vm_hold = (uint8_t)(EG_SOFT_VM_HOLD | EG_SOFT_VM_HELD_C | (fin ? EG_SOFT_VM_HELD_K : 0u));
     f->w->in_uniform = uni;
     eg_soft_invocation_t inv;
     inv.in = f->w->io_in;
@@ -560,8 +576,7 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     const eg_soft_target_t *t = wr == EG_SOFT_VM_PACK ? f->out_t : &f->ps->fb->color[0];
     uint8_t *blk = t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B;
     if (wr == EG_SOFT_VM_PACK) f->out_pack(t, blk, cov[0], &f->w->io_out[0], f->out_wmask);
-    else if (wr == EG_SOFT_VM_565) eg_soft_blend_565(t, blk, cov[0], &f->w->io_out[0], rs->blend_fast[0]);
-    else eg_soft_blend_u8(t, blk, cov[0], &f->w->io_out[0], rs->blend_fast[0]);
+    else m->blend(t, blk, cov[0], &f->w->io_out[0], rs->blend_fast[0]);   /* eg_soft_blend_565 / _u8 */
 }
 #endif
 

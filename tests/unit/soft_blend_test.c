@@ -67,8 +67,9 @@ static void ref_px(const eg_soft_vec4_t *src, uint32_t l, uint32_t fast, uint8_t
     eg_memcpy(p, o, 4);
 }
 
-/* RGB565, RGBA8 and BGRA8 x the 16 factor choices x 40 coverage masks (all, none, single lanes,
- * whole and partial rows, random) with random sources (NaN, -0, out of range) over random stored
+/* RGB565, RGBA8 and BGRA8 x the 16 factor choices x 56 coverage masks (all, none, single lanes,
+ * whole and partial rows, random, and every row pattern in every row: the 8-lane paths move a
+ * partial row as a run, or by VPMASKMOVD, session 14) with random sources (NaN, -0, out of range) over random stored
  * bytes: eg_soft_blend_565 / eg_soft_blend_u8 with 8 lanes (AVX2 where the CPU has it) and with
  * 4 (eg_soft_shade_vw) give every byte of the target as the per-lane reference above: blended
  * where the mask covers, untouched elsewhere (guard bytes around the block included). */
@@ -79,13 +80,14 @@ EG_TEST(soft_blend, block_blends_equal_reference)
     uint32_t bad = 0, cases = 0;
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t fl = 0; fl < 16u; fl++)
-            for (uint32_t m = 0; m < 40u; m++) {
+            for (uint32_t m = 0; m < 56u; m++) {
                 const uint32_t e = f == 0u ? 2u : 4u;
                 uint32_t fast = EG_SOFT_BLEND_U8 | (f == 0u ? EG_SOFT_BLEND_U8_565 : 0u) | (f == 2u ? EG_SOFT_BLEND_U8_BGRA : 0u);
                 fast |= (fl & 1u ? EG_SOFT_BLEND_U8_SA_C : 0u) | (fl & 2u ? EG_SOFT_BLEND_U8_INV_C : 0u) |
                         (fl & 4u ? EG_SOFT_BLEND_U8_SA_A : 0u) | (fl & 8u ? EG_SOFT_BLEND_U8_INV_A : 0u);
                 static const uint32_t masks[8] = { 0xffffu, 0u, 1u, 0x8000u, 0x0f0fu, 0xf000u, 0x6996u, 0x0ff0u };
-                eg_soft_mask_t mask = (eg_soft_mask_t)(m < 8u ? masks[m] : m < 24u ? 1u << (m - 8u) : rnd() & 0xffffu);
+                eg_soft_mask_t mask = (eg_soft_mask_t)(m < 8u ? masks[m] : m < 24u ? 1u << (m - 8u) : m < 40u ? rnd() & 0xffffu
+                                                                                  : ((m - 40u) * 0x1111u) ^ 0x0ff0u);
                 eg_soft_vec4_t src;
                 for (uint32_t c = 0; c < 4u; c++)
                     for (uint32_t l = 0; l < EG_SOFT_LANES; l++) src.c[c].f[l] = src_value();
@@ -106,7 +108,7 @@ EG_TEST(soft_blend, block_blends_equal_reference)
             }
     eg_soft_shade_vw = saved;
     EG_EXPECT_EQ_U(bad, 0u);
-    EG_EXPECT_EQ_U(cases, 3u * 16u * 40u * 2u);
+    EG_EXPECT_EQ_U(cases, 3u * 16u * 56u * 2u);
 }
 
 #endif /* EMGPU_HAL_SOFT */

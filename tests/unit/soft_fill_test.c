@@ -779,7 +779,8 @@ EG_TEST(soft_fill, rect_pairs_match_two_triangles)
 
 /* The rectangle path's cuts of a failed top or bottom row (rect_first, helper rectc, session
  * 13): its 4 px ramp strip and the rest, each in cells, the side cells shaded without a proof,
- * the middles proved without a probe. The bench's rounded rectangle (span_rrect.frag: 48 x 36 px,
+ * the middles proved without a probe; where the whole rectangle failed, the rows cut without
+ * trying them whole (session 14). The bench's rounded rectangle (span_rrect.frag: 48 x 36 px,
  * radius 12, a 1 px ramp) filling its quad at block-aligned and fractional positions, the
  * shape inside a larger quad (the strips and middles then hold alpha 0 or fail: their
  * fallbacks), a quad crossing the target's edges and one cut by the scissor, as a list and as a
@@ -803,7 +804,7 @@ EG_TEST(soft_fill, rect_pair_ramp_rows_match_two_triangles)
                                        { 1.4f, 0.7f, 55.2f, 39.4f }, { -5.5f, -3.2f, 42.5f, 32.8f },
                                        { 3.0f, 1.0f, 51.0f, 39.0f } };
     const float keep = eg_soft_const_range_max;
-    uint32_t bad = 0, px = 0, renders = 0;
+    uint32_t bad = 0, px = 0, renders = 0, skips = 0;
     sdf_frag = "span_rrect.frag";
     for (uint32_t f = 0; f < 3u; f++)
         for (uint32_t a = 0; a < 2u; a++)
@@ -823,10 +824,11 @@ EG_TEST(soft_fill, rect_pair_ramp_rows_match_two_triangles)
                     sdf_strip = strip;
                     eg_soft_set_threads(two ? 2u : 1u);
                     eg_soft_bin_set_tile_px(two ? 16u : 0u);
-                    uint32_t p0 = eg_soft_worker_main.rect_px;
+                    uint32_t p0 = eg_soft_worker_main.rect_px, s0 = eg_soft_worker_main.probe_skips;
                     bool ok = render(d, fill_fmts[f], &premul, v, n, scissor, on, RW, RH);
                     if (!two && !scissor && !eg_soft_rect_pair_again && q < 4u) {
                         px += eg_soft_worker_main.rect_px - p0;
+                        skips += eg_soft_worker_main.probe_skips - s0;
                         renders++;
                     }
                     eg_soft_rect_pair_on = false;
@@ -844,6 +846,9 @@ EG_TEST(soft_fill, rect_pair_ramp_rows_match_two_triangles)
     EG_EXPECT_EQ_U(bad, 0u);
     /* the exact quads' 1 728 px: ~1 461 filled a render, ~1 313 with the old cuts */
     EG_EXPECT(px > renders * 1400u);
+    /* one failed probe a render, the whole rectangle's: its top and bottom rows are cut without
+     * their own (session 14, rectvm; 3 a render when they probed) */
+    EG_EXPECT(renders > 0u && skips <= renders);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
