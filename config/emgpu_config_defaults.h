@@ -320,6 +320,20 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_SPAN_FUSED
 #define EMGPU_SOFT_SPAN_FUSED 1
 #endif
+/** Glyph quads' separable texel tables (hal/soft/soft_span_glyph.inc FZ_(sep_prep), ~1.5 k
+ *  instructions a quad) remembered per worker thread, keyed on the quad's inputs relative to its
+ *  4x4 block: entries per thread (2-way sets: rounded up to even); 0 = off. The same bytes either
+ *  way. Static memory: ~0.9 KiB an entry per fused vector width (2 on AVX2 hosts) for each of
+ *  EMGPU_SOFT_MAX_THREADS workers (hosts: ~0.9 MiB). Hosted boards: 128 (the UI bench: 47 keys,
+ *  its label glyphs at 4 phases, 99.5 % hits); MCUs: 0 (no vector registers: no glyph pair
+ *  kernel to use it). */
+#ifndef EMGPU_SOFT_SEP_MEMO
+#if EMGPU_PORT_HAS_ENV
+#define EMGPU_SOFT_SEP_MEMO 128
+#else
+#define EMGPU_SOFT_SEP_MEMO 0
+#endif
+#endif
 /** Tile size of the soft rasterizer's binning (pixels, square, multiple of 4): a render pass's
  *  triangles are binned per tile and each tile is rasterized by one worker. Smaller tiles suit
  *  small targets and banded panels; bigger ones cost fewer bin references per triangle. */

@@ -88,6 +88,11 @@ extern uint32_t eg_soft_span_pair_sep_quads;
 /** Test counter: the pairs of eg_soft_span_pair_sep_quads that took the rect rows (each row one
  *  run from the quad's first column, its length from FZ_(sep_runs)). */
 extern uint32_t eg_soft_span_pair_rect_quads;
+/** Test hooks (soft_span_glyph.inc MEMO): FZ_(sep_prep)'s per-worker memo used (on; the same
+ *  bytes either way); verify: each hit also runs sep_prep and compares, and every worker counts
+ *  hits, misses and mismatches (bad). */
+extern bool eg_soft_sep_memo_on, eg_soft_sep_memo_verify;
+extern uint32_t eg_soft_sep_memo_hits, eg_soft_sep_memo_misses, eg_soft_sep_memo_bad;
 /** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
  *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r);

@@ -461,6 +461,76 @@ EG_TEST(soft_span_glyph, separable_rect_rows_match_general_path)
     eg_test_device_release();
 }
 
+/* Glyph quads for the memo of the separable tables (soft_span_glyph.inc MEMO, sepmemo): three
+ * shapes (7 px over 6 texels by 16 rows: the UI bench's cells, with the unproven column; 5 px
+ * over 5 texels by 13 rows at x + 0.5; 3 px over 2 texels by 11 rows at y + 0.25), each at 8 of
+ * the 16 block phases (variant bit 0: phases 0-7 or 8-15) and again 8 or 16 px right and 12 px
+ * down (the same phase: a memo hit; some 7 px cells moved along their diagonal too: a miss
+ * that only C tells), partly past the target's edges and across the 8 px tiles of
+ * the 2-thread runs (cut boxes); either diagonal and winding (as pair_quads). variant bit 1:
+ * alpha 128, else 255. */
+static uint32_t memo_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    static const float q[3][6] = {   /* width, height, texels across, texels down, x and y fractions */
+        { 7, 16, 6, 8, 0.0f, 0.0f }, { 5, 13, 5, 8, 0.5f, 0.0f }, { 3, 11, 2, 3, 0.0f, 0.25f } };
+    const uint8_t c[4] = { 90, 230, 20, (uint8_t)(variant & 2u ? 128u : 255u) };
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < (strips ? 48u : 32u); i++) {
+        const uint32_t s = i % 3u, k = i / 3u, ph = (variant & 1u) * 8u + k % 8u, cp = k / 8u;
+        const float *p = q[s];
+        /* the 7 px cells' copies with the diagonal a-f also moved by (7, 16) / 64 px along it: the
+         * same box and split line (so only the edges' C tell them apart), another texel column */
+        const float dx = s == 0u && cp && (i & 1u) ? 7.0f / 64.0f : 0.0f, dy = dx ? 0.25f : 0.0f;
+        const float x0 = (float)(10u * s + (ph & 3u) + 8u * cp * (1u + s % 2u)) - 1.0f + p[4] + dx;
+        const float y0 = (float)((ph >> 2) + 12u * cp + 3u * s) - 2.0f + p[5] + dy;
+        const float u1 = p[2] / 8.0f, v1 = p[3] / 8.0f;
+        svtx_t a = span_vtx(x0, y0, 1, 0.0f, 0.0f, c[0], c[1], c[2], c[3]);
+        svtx_t b = span_vtx(x0 + p[0], y0, 1, u1, 0.0f, c[0], c[1], c[2], c[3]);
+        svtx_t e = span_vtx(x0, y0 + p[1], 1, 0.0f, v1, c[0], c[1], c[2], c[3]);
+        svtx_t f = span_vtx(x0 + p[0], y0 + p[1], 1, u1, v1, c[0], c[1], c[2], c[3]);
+        n += emit_quad(v + n, a, b, e, f, i, strips);
+    }
+    return n;
+}
+
+/* The memo of the separable tables (MEMO): memo_quads as strips and lists, all 16 phases, alpha
+ * 255 and 128, every target format, both blends, 4 lanes and the widest width, 1 thread and 2
+ * threads with 8 px squares, with eg_soft_sep_memo_verify on: the bytes of the run without the
+ * memo and of the general path, every hit's tables those sep_prep computes (eg_soft_sep_memo_bad
+ * 0), and the memo hit where the build has it and the board the pair kernel. */
+EG_TEST(soft_span_glyph, separable_memo_matches_fresh_tables)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0;
+    eg_soft_sep_memo_verify = true;
+    eg_soft_sep_memo_hits = eg_soft_sep_memo_misses = eg_soft_sep_memo_bad = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest, false,
+                                    WGPUTextureFormat_R8Unorm, quads, memo_quads(quads, var, st != 0u), 8u };
+                        if (!three_ways_same(&r, 1u, 0u, &eg_soft_sep_memo_on) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                        if (!three_ways_same(&r, 2u, 8u, &eg_soft_sep_memo_on) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                    }
+    eg_soft_sep_memo_verify = false;
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(eg_soft_sep_memo_bad, 0u);
+    EG_EXPECT_EQ_U(eg_soft_sep_memo_hits != 0u, EMGPU_SOFT_SEP_MEMO > 0 && eg_soft_span_pair_widths() != 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* Constant rows of every length from 1 to 29 px at x offsets 0-3 (eg_soft_span_row_const's
  * fill: the first pixels, then the filled part doubled), flat colors (every row through the
  * row proof on the chunk path) and a vertical gradient (fused rows with the proof from 2 px
