@@ -37,8 +37,9 @@ int32_t eg_soft_snap(float v)
 }
 
 
-/* Edge i is opposite vertex i (from V[i+1] to V[i+2]). Returns false for zero area. */
-static bool setup_edges(const int32_t x[3], const int32_t y[3], eg_soft_setup_t *s)
+/* Edge i is opposite vertex i (from V[i+1] to V[i+2]). Returns false for zero area. Inlined in
+ * tri_setup: the call's saves and restores were ~20 of its ~92 instructions a triangle (pairset2). */
+static EG_ALWAYS_INLINE bool setup_edges(const int32_t x[3], const int32_t y[3], eg_soft_setup_t *s)
 {
     static const uint8_t next1[3] = { 1, 2, 0 }, next2[3] = { 2, 0, 1 };   /* (i + 1) % 3, (i + 2) % 3 */
     /* the loops unrolled (constant indices; GCC -O2 kept them rolled): ~111 -> ~92 instructions a
@@ -673,7 +674,8 @@ static EG_ALWAYS_INLINE void snap6(const eg_soft_tri_t *t, int32_t xy[8])
 /* Snapped vertices, edges, culling and the pixel bounding box clipped to the scissor (not to a
  * worker): false when nothing can be drawn. Binning and rasterization share it, so a triangle
  * is binned exactly to the tiles it can touch. */
-static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s, int64_t box[4])
+static EG_ALWAYS_INLINE bool tri_setup_(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s,
+                                         int64_t box[4])
 {
     const struct eg_soft_raster_pipeline *rs = ps->rs;
     int32_t XY[8];   /* x0 x1 x2 y0 y1 y2 (and two unused) */
@@ -702,6 +704,11 @@ static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg
     if (!setup_edges(X, Y, s)) return false;
     if (!rs->front_ccw) s->front = !s->front;
     return true;
+}
+
+static bool tri_setup(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, eg_soft_setup_t *s, int64_t box[4])
+{
+    return tri_setup_(ps, t, s, box);
 }
 
 bool eg_soft_tri_box(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, int64_t box[4])
@@ -1096,7 +1103,8 @@ void eg_soft_raster_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, co
     int64_t box[2][4];
     frag_init(&f[0], w, ps, t0);
     frag_init(&f[1], w, ps, t1);
-    bool ok0 = tri_setup(ps, t0, &f[0].s, box[0]), ok1 = tri_setup(ps, t1, &f[1].s, box[1]);
+    /* tri_setup_ inlined: a pair's two calls' frames were ~30 instructions a glyph quad (pairset2) */
+    bool ok0 = tri_setup_(ps, t0, &f[0].s, box[0]), ok1 = tri_setup_(ps, t1, &f[1].s, box[1]);
     if (ok0 && ok1) raster_pair_set_up(f, w, box);
     else if (ok0) raster_set_up(&f[0], w, box[0]);
     else if (ok1) raster_set_up(&f[1], w, box[1]);

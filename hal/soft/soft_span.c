@@ -503,6 +503,8 @@ typedef struct tex_memo {
     uint16_t view_gen, smp_gen;
     bool valid, ok, prepared;
     uint32_t copy_kind;
+    uint64_t pair_serial;   /* the draw eg_soft_span_pair's per-draw tests passed for (pair_draw) */
+    uint32_t pair_width;    /* ... at this eg_soft_span_fused_width */
     eg_soft_sample2d_t s2;
 } tex_memo_t;
 
@@ -531,6 +533,7 @@ static const tex_memo_t *tex_lookup(const eg_soft_frag_t *f, const eg_soft_span_
     m->valid = true;
     m->ps = f->ps;
     m->serial = serial;
+    m->pair_serial = 0;
     m->sp = sp; m->view = view; m->smp = smp; m->epoch = eg_soft_span_epoch;
     m->view_gen = view ? view->obj.slot.gen : 0u;
     m->smp_gen = smp ? smp->obj.slot.gen : 0u;
@@ -729,6 +732,8 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
 
 bool eg_soft_span_pair_on = true;
 uint32_t eg_soft_span_pair_quads;
+bool eg_soft_span_pair_quick_on = true;
+uint32_t eg_soft_span_pair_quick_quads;
 bool eg_soft_span_pair_sep_on = true;
 uint32_t eg_soft_span_pair_sep_quads;
 uint32_t eg_soft_span_pair_rect_quads;
@@ -789,35 +794,234 @@ static bool pair_shares(const eg_soft_setup_t *sa, const eg_soft_setup_t *sb, co
     return false;
 }
 
+/* ---- a glyph quad's set-up in one pass (pairset2) ----
+ *
+ * pair_fill for both triangles computed every value of span_tri_t (span_values), then
+ * eg_soft_span_fused_tri copied and converted them into span_fill_t, then the pair checks read
+ * a part back: ~1.6 k instructions a glyph quad (row 4, UI opaque) before FZ_(glyph2) ran. The
+ * quad's path (quad_tri, quad_fill) computes only what FZ_(glyph2) reads, with the same float
+ * operations on the same operands (span_values' weights' gradients and differences, fused_value's
+ * modes, eg_soft_span_fused_tri's fx products), and decides exactly what pair_fill and
+ * pair_shares decide for a FZ_MODES_TEXC pair: each colour value fixed (span_value_fixed), one
+ * moving edge (span_edges_one_init), the pair's shared fields equal. Anything else returns false
+ * with nothing written to the target, and the general set-up below decides as before. */
+
+#if VM_SIMD
+typedef float quad4_f __attribute__((vector_size(16)));
+typedef uint32_t quad4_u __attribute__((vector_size(16)));
+#endif
+
+/* Value v of t as span_values makes it (a0; d1, d2 the same float differences when
+ * interpolated, else 0), and whether span_value_fixed holds for it. */
+static EG_ALWAYS_INLINE bool quad_value(const eg_soft_span_pipe_t *sp, const eg_soft_tri_t *t, uint32_t v, bool safe,
+                                        float *a0, float *d1, float *d2)
+{
+    const uint32_t j = sp->vary[v], interp = sp->interp[v];
+    float a = t->prov->var[j], e1 = 0.0f, e2 = 0.0f;
+    if (interp != EG_SOFT_INTERP_FLAT) {
+        a = t->v[0]->var[j];
+        e1 = t->v[1]->var[j] - a;
+        e2 = t->v[2]->var[j] - a;
+    }
+    *a0 = a;
+    *d1 = e1;
+    *d2 = e2;
+    return span_value_fixed(interp, safe, a, e1, e2);
+}
+
+/* The per-triangle fields of c that FZ_(glyph2) reads for f's triangle in box (pair_fill's for a
+ * FZ_MODES_TEXC triangle); false where pair_fill would not find one (a colour value not fixed,
+ * not one moving edge). */
+static EG_ALWAYS_INLINE bool quad_tri(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const int64_t box[4],
+                                      span_fill_t *c, int *m)
+{
+    const eg_soft_setup_t *s = &f->s;
+    const eg_soft_tri_t *t = f->t;
+    const float d1x = (float)(s->A[1] * EG_SOFT_SUBPIX) * s->inv_area2;
+    const float d1y = (float)(s->B[1] * EG_SOFT_SUBPIX) * s->inv_area2;
+    const float d2x = (float)(s->A[2] * EG_SOFT_SUBPIX) * s->inv_area2;
+    const float d2y = (float)(s->B[2] * EG_SOFT_SUBPIX) * s->inv_area2;
+    const bool safe = span_fixed_safe_of(t->invw[0], d1x, d1y, d2x, d2y);
+    float a0, e1, e2;
+#if VM_SIMD
+    if (sp->fz_col_j != SPAN_NO_VAL) {   /* the colour as one vector: span_value_fixed per lane */
+        const uint32_t j = sp->fz_col_j;
+        quad4_f a, v1, v2;
+        __builtin_memcpy(&a, t->v[0]->var + j, sizeof a);
+        __builtin_memcpy(&v1, t->v[1]->var + j, sizeof v1);
+        __builtin_memcpy(&v2, t->v[2]->var + j, sizeof v2);
+        const quad4_u ua = (quad4_u)a, dd = (quad4_u)(v1 - a) | (quad4_u)(v2 - a);
+        const quad4_u mag = { 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu };
+        const quad4_u ex = { 0x7f800000u, 0x7f800000u, 0x7f800000u, 0x7f800000u };
+        const quad4_u bad = (quad4_u)((dd & mag) != 0u) | (quad4_u)((ua & ex) == ex) | (quad4_u)((ua & mag) == 0u);
+        uint64_t any[2];   /* the lanes' OR as two words (four lane extracts were ~14 instructions) */
+        __builtin_memcpy(any, &bad, sizeof any);
+        if (!safe || (any[0] | any[1])) return false;
+        __builtin_memcpy(c->kbits, &ua, sizeof c->kbits);
+    } else
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+    for (uint32_t ch = 0; ch < 4u; ch++) {   /* the colour: FZ_MODES_TEXC's fixed values, as bits */
+        const uint32_t v = sp->fz_val[ch];
+        if (v == SPAN_NO_VAL) {
+            c->kbits[ch] = sp->fz_bits[ch];
+            continue;
+        }
+        if (!quad_value(sp, t, v, safe, &a0, &e1, &e2)) return false;
+        union { float f; uint32_t u; } a = { a0 };
+        c->kbits[ch] = a.u;
+    }
+    bool persp = false;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 2
+#endif
+    for (uint32_t i = 0; i < 2u; i++) {   /* the coordinates: fused_value's */
+        const uint32_t v = sp->val_of_slot[sp->cls.uv[i]];
+        const bool fixed = quad_value(sp, t, v, safe, &a0, &e1, &e2);
+        const uint8_t mode = fixed ? FZ_CONST : sp->interp[v] == EG_SOFT_INTERP_LINEAR ? FZ_LIN : FZ_PERSP;
+        c->uv_a0[i] = a0;
+        c->uv_dv1[i] = fixed ? 0.0f : e1;
+        c->uv_dv2[i] = fixed ? 0.0f : e2;
+        c->uv_mode[i] = mode;
+        persp |= mode == FZ_PERSP;
+    }
+    c->persp = persp;
+#if VM_SIMD
+    {   /* eg_soft_span_fused_tri's products, per lane */
+        const quad4_f fx = { 0.0f, 1.0f, 2.0f, 3.0f }, p1 = fx * d1x, p2 = fx * d2x;
+        __builtin_memcpy(c->fxd1, &p1, sizeof p1);
+        __builtin_memcpy(c->fxd1 + 4, &p1, sizeof p1);
+        __builtin_memcpy(c->fxd2, &p2, sizeof p2);
+        __builtin_memcpy(c->fxd2 + 4, &p2, sizeof p2);
+    }
+#else
+    for (uint32_t l = 0; l < 4u; l++) {   /* eg_soft_span_fused_tri's products */
+        float fx = (float)l;
+        c->fxd1[l] = c->fxd1[l + 4u] = fx * d1x;
+        c->fxd2[l] = c->fxd2[l + 4u] = fx * d2x;
+    }
+#endif
+    c->d1y = d1y;
+    c->d2y = d2y;
+    c->iw0 = t->invw[0]; c->iw1 = t->invw[1]; c->iw2 = t->invw[2];
+    c->inv_area2 = s->inv_area2;
+    c->A1 = s->A[1]; c->A2 = s->A[2];
+    c->B1 = s->B[1]; c->B2 = s->B[2];
+    c->C1 = s->C[1]; c->C2 = s->C[2];
+    c->px0 = box[0]; c->px1 = box[1]; c->py0 = box[2]; c->py1 = box[3];
+    return span_edges_one_init_(s, c, false, m);
+}
+
+/* The fields of the draw and the worker (pair_fill's and fused_tex_coords'), and the outputs. */
+static EG_ALWAYS_INLINE void quad_common(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
+                                         const eg_soft_sample2d_t *s2, span_fill_t *c)
+{
+    const eg_soft_target_t *tg = &f->ps->fb->color[0];
+    c->f = f;
+    c->k = NULL;   /* FZ_(glyph2) reads no span_tri_t */
+    c->modes = FZ_MODES_TEXC;
+    __builtin_memcpy(c->mul_first, sp->fz_mul_first, sizeof c->mul_first);
+    c->tbase = s2->s.base;
+    c->tw = (int32_t)s2->s.width_el;
+    c->th = (int32_t)s2->s.height_el;
+    c->tpitch_B = s2->s.row_pitch_B;
+    c->rows_min = eg_soft_span_rowc_min_fused;
+    c->try_rows = c->fixed_row = false;
+    c->fixed_px = 0u;
+    c->base = tg->base;
+    c->pitch_B = tg->row_pitch_B;
+    c->own_x0 = f->w->clip_x0;
+    c->own_x1 = f->w->clip_x1;
+    c->filled = c->skipped = c->rows = 0;
+    c->sep = c->sep_rect = false;
+}
+
+/* pair_shares for two quad_tri triangles whose moving edges are edge ma of sa, mb of sb (the only
+ * edges with A and B both nonzero, span_edges_one_init: so the only pair pair_shares' search can
+ * find), with equal mul_first (one pipeline's: quad_common). */
+static EG_ALWAYS_INLINE bool quad_shares(const eg_soft_setup_t *sa, const eg_soft_setup_t *sb, const span_fill_t *a,
+                                         const span_fill_t *b, int ma, int mb)
+{
+    union { float f[3]; uint32_t u[3]; } wa = { { a->iw0, a->iw1, a->iw2 } }, wb = { { b->iw0, b->iw1, b->iw2 } };
+    return a->persp == b->persp && a->uv_mode[0] == b->uv_mode[0] && a->uv_mode[1] == b->uv_mode[1] &&
+           ((a->kbits[0] ^ b->kbits[0]) | (a->kbits[1] ^ b->kbits[1]) | (a->kbits[2] ^ b->kbits[2]) |
+            (a->kbits[3] ^ b->kbits[3]) | (wa.u[0] ^ wb.u[0]) | (wa.u[1] ^ wb.u[1]) | (wa.u[2] ^ wb.u[2])) == 0u &&
+           a->ew[0].kind == -b->ew[0].kind && a->ew[0].d == b->ew[0].d && sa->A[ma] == -sb->A[mb] &&
+           sa->B[ma] == -sb->B[mb] && sa->C[ma] + sb->C[mb] == -1;
+}
+
+/* Both triangles for FZ_(glyph2) (pair_fill, pair_fill, pair_shares: true exactly where they
+ * give true, true, true, with the same fields FZ_(glyph2) reads). */
+static bool quad_fill(const eg_soft_frag_t *fa, const int64_t ba[4], const eg_soft_frag_t *fb, const int64_t bb[4],
+                      const eg_soft_span_pipe_t *sp, const eg_soft_sample2d_t *s2, span_fill_t fc[2])
+{
+    int ma = 0, mb = 0;
+    if (!quad_tri(fa, sp, ba, &fc[0], &ma) || !quad_tri(fb, sp, bb, &fc[1], &mb) ||
+        !quad_shares(&fa->s, &fb->s, &fc[0], &fc[1], ma, mb))
+        return false;
+    quad_common(fa, sp, s2, &fc[0]);
+    quad_common(fb, sp, s2, &fc[1]);
+    return true;
+}
+
+/* eg_soft_span_pair's tests that hold for a whole draw (fa's: the pipeline, the target, the
+ * texture objects of tex_lookup), kept in the worker's texture memo for the draw's later quads
+ * (its serial and the memo's stamp: tex_lookup's first test): they were ~100 instructions a
+ * glyph quad (pairset2). The texture memo, or NULL: no pair. */
+static EG_ALWAYS_INLINE const tex_memo_t *pair_draw(const eg_soft_frag_t *fa, const eg_soft_span_pipe_t *sp, uint32_t wi)
+{
+    tex_memo_t *m = &tex_memo[fa->w->index < EMGPU_SOFT_MAX_THREADS ? fa->w->index : 0u];
+    const uint64_t serial = fa->ps->serial;
+    if (serial && m->valid && m->serial == serial && m->ps == fa->ps && m->sp == sp && m->epoch == eg_soft_span_epoch &&
+        m->pair_serial == serial && m->pair_width == eg_soft_span_fused_width)
+        return m;
+    const struct eg_soft_raster_pipeline *rs = fa->rs;
+    const eg_soft_fb_t *fbuf = fa->ps->fb;
+    /* eg_soft_span_triangle's conditions, on the way to FZ_(glyph): a blended texture class
+     * (sp->pair), no constant rows, the fused kernels on */
+    if (!sp->pair[wi] || eg_soft_span_fused_width == 1u || sp->rowconst || rs->native_fs || fa->samples != 1u ||
+        fbuf->color_count < 1u || !fbuf->color[0].base)
+        return NULL;
+    const tex_memo_t *t = tex_lookup(fa, sp);   /* one draw: the same objects for both */
+    if (!t || !t->prepared || t->s2.linear || t->s2.format != WGPUTextureFormat_R8Unorm || !sp->fused[0][FZ_MODES_TEX])
+        return NULL;
+    m->pair_serial = serial;   /* (t is m) */
+    m->pair_width = eg_soft_span_fused_width;
+    return m;
+}
+
 bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *fb, const int64_t bb[4])
 {
-    const struct eg_soft_raster_pipeline *rs = fa->rs;
-    const eg_soft_span_pipe_t *sp = rs->span;
-    const eg_soft_fb_t *fbuf = fa->ps->fb;
+    const eg_soft_span_pipe_t *sp = fa->rs->span;
     const eg_soft_tri_t *ta = fa->t, *tb = fb->t;
     uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
-    /* eg_soft_span_triangle's conditions for both, on the way to FZ_(glyph): a blended texture
-     * class (sp->pair), no constant rows, the fused kernels on */
-    if (!eg_soft_span_pair_on || !sp || !sp->pair[wi] || eg_soft_span_fused_width == 1u || sp->rowconst ||
-        rs->native_fs || fb->ps != fa->ps || fb->rs != rs || fa->samples != 1u || fbuf->color_count < 1u ||
-        !fbuf->color[0].base || ta->invw[0] != ta->invw[1] || ta->invw[0] != ta->invw[2] ||
-        tb->invw[0] != tb->invw[1] || tb->invw[0] != tb->invw[2])
+    /* per quad: one draw, affine varyings (equal 1/w) in both */
+    if (!eg_soft_span_pair_on || !sp || fb->ps != fa->ps || fb->rs != fa->rs || ta->invw[0] != ta->invw[1] ||
+        ta->invw[0] != ta->invw[2] || tb->invw[0] != tb->invw[1] || tb->invw[0] != tb->invw[2])
         return false;
-    const tex_memo_t *m = tex_lookup(fa, sp);   /* one draw: the same objects for both */
-    if (!m || !m->prepared || m->s2.linear || m->s2.format != WGPUTextureFormat_R8Unorm || !sp->fused[0][FZ_MODES_TEX])
-        return false;
+    const tex_memo_t *m = pair_draw(fa, sp, wi);
+    if (!m) return false;
     const eg_soft_sample2d_t *s2 = &m->s2;
     span_tri_t k[2];
     span_fill_t fc[2];
-    bool ga = pair_fill(fa, sp, s2, wi, ba, &k[0], &fc[0]);
-    bool gb = pair_fill(fb, sp, s2, wi, bb, &k[1], &fc[1]);
     const span_fill_t *a = &fc[0], *b = &fc[1];
-    if (ga && gb && pair_shares(&fa->s, &fb->s, a, b)) {
+    const bool quick = sp->fz_glyph && sp->fused[wi][FZ_MODES_TEXC] && eg_soft_span_pair_quick_on &&
+                       quad_fill(fa, ba, fb, bb, sp, s2, fc);
+    bool pair = quick;
+    if (!quick) {   /* both filled: each alone below when not a pair */
+        bool ga = pair_fill(fa, sp, s2, wi, ba, &k[0], &fc[0]);
+        bool gb = pair_fill(fb, sp, s2, wi, bb, &k[1], &fc[1]);
+        pair = ga && gb && pair_shares(&fa->s, &fb->s, a, b);
+    }
+    if (pair) {
         /* FZ_(glyph2)'s left triangle first: the one whose moving edge bounds it on the right */
         if (a->ew[0].kind < 0) sp->pair[wi](sp, &fc[0], &fc[1]);
         else sp->pair[wi](sp, &fc[1], &fc[0]);
         if (fa->w == &eg_soft_worker_main) {
             eg_soft_span_pair_quads++;
+            eg_soft_span_pair_quick_quads += quick;
             eg_soft_span_pair_sep_quads += fc[0].sep || fc[1].sep;
             eg_soft_span_pair_rect_quads += fc[0].sep_rect || fc[1].sep_rect;
         }

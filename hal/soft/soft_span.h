@@ -79,6 +79,14 @@ extern int64_t eg_soft_span_rowc_min_fused;
 extern bool eg_soft_span_pair_on;
 /** Test counter: pairs the submitting thread's worker filled in one walk (FZ_(glyph2)). */
 extern uint32_t eg_soft_span_pair_quads;
+/** Test hook: glyph pairs take the quad's own set-up (true; soft_span.c quad_fill) or the general
+ *  one of each triangle (false); the same bytes. */
+extern bool eg_soft_span_pair_quick_on;
+/** Test counter: the pairs of eg_soft_span_pair_quads the quad's own set-up prepared. */
+extern uint32_t eg_soft_span_pair_quick_quads;
+/** Test hook, read at pipeline creation: false makes the quad's set-up test the colour values
+ *  one by one (as where they are not four interpolated varyings side by side); the same bytes. */
+extern bool eg_soft_span_pair_colvec_on;
 /** Test hook (soft_span_glyph.inc): glyph pairs take the separable texel indices where they
  *  are proven (true) or always the per-lane coordinates (false); the same bytes. */
 extern bool eg_soft_span_pair_sep_on;

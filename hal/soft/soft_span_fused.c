@@ -31,6 +31,7 @@
 #include "hal/soft/soft_vm_simd.h"
 
 uint32_t eg_soft_span_fused_width = 0;
+bool eg_soft_span_pair_colvec_on = true;
 
 /* The per-channel part of eg_soft_span_fused_tri that only the class decides, once per pipeline
  * (it was ~60 instructions of each glyph triangle's set-up): a texel channel's component (tex,
@@ -58,6 +59,13 @@ static void fused_chan_prep(eg_soft_span_pipe_t *sp)
         if (sp->fz_val[ch] != SPAN_NO_VAL) sp->fz_chan_vals |= 1u << sp->fz_val[ch];
     }
     sp->fz_glyph = !sp->fz_tex[0] && !sp->fz_tex[1] && !sp->fz_tex[2] && sp->fz_tex[3] == 1u && sp->fz_mul[3];
+    sp->fz_col_j = SPAN_NO_VAL;
+    bool col = sp->fz_glyph && sp->fz_val[0] != SPAN_NO_VAL;
+    for (uint32_t ch = 0; ch < 4u && col; ch++) {
+        uint32_t v = sp->fz_val[ch];
+        col = v != SPAN_NO_VAL && sp->interp[v] != EG_SOFT_INTERP_FLAT && sp->vary[v] == sp->vary[sp->fz_val[0]] + ch;
+    }
+    if (col && eg_soft_span_pair_colvec_on) sp->fz_col_j = sp->vary[sp->fz_val[0]];
 }
 
 #if VM_SIMD && EMGPU_SOFT_SPAN_FUSED

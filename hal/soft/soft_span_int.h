@@ -228,12 +228,15 @@ static inline bool span_edges_one(span_fill_t *c)
  *  span_edges_one steps to). Returns span_edges_one's answer with its c->ew[0] and box; true
  *  leaves ew[1], ew[2] as edges that bound nothing (kind 0, k = dk = 0: their bounds are in the
  *  box, and the TEXC kernels read ew[0] only); false changes nothing (the caller runs
- *  edges_init). edges_init + span_edges_one were ~210 instructions a glyph triangle. */
-static inline bool span_edges_one_init(const eg_soft_setup_t *s, span_fill_t *c)
+ *  edges_init). edges_init + span_edges_one were ~210 instructions a glyph triangle. rest
+ *  false (span_edges_one_init_, the glyph pair's quad_tri): ew[1], ew[2] are left as they are,
+ *  for FZ_(glyph2), which reads ew[0] only; mo (if not NULL) gets the moving edge's index. */
+static EG_ALWAYS_INLINE bool span_edges_one_init_(const eg_soft_setup_t *s, span_fill_t *c, bool rest, int *mo)
 {
     const int64_t Y = c->py0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
     int64_t x0 = c->px0, x1 = c->px1, y0 = c->py0, y1 = c->py1;
     int m = -1;
+    int64_t Am = 0, km = 0, dkm = 0;   /* the moving edge's A, k, dk (kept: not loaded and multiplied again) */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 3
 #endif
@@ -256,18 +259,20 @@ static inline bool span_edges_one_init(const eg_soft_setup_t *s, span_fill_t *c)
         } else {
             if (m >= 0) return false;
             m = i;
+            Am = A; km = k; dkm = dk;
         }
     }
     if (m < 0) return false;
-    const int64_t A = s->A[m], B = s->B[m];
+    if (mo) *mo = m;
     edge_walk_t *e = &c->ew[0];
-    e->kind = A > 0 ? 1 : -1;
-    e->d = A > 0 ? A * EG_SOFT_SUBPIX : -A * EG_SOFT_SUBPIX;
-    e->k = B * Y + s->C[m] + A * (EG_SOFT_SUBPIX / 2);   /* edges_init's (row py0) */
-    e->dk = B * EG_SOFT_SUBPIX;
-    floor_divmod(e->k + (y0 - c->py0) * e->dk, e->d, &e->q, &e->r);
-    floor_divmod(e->dk, e->d, &e->dq, &e->dr);
-    for (int i = 1; i < 3; i++) {
+    const int64_t d = Am > 0 ? Am * EG_SOFT_SUBPIX : -Am * EG_SOFT_SUBPIX;
+    e->kind = Am > 0 ? 1 : -1;
+    e->d = d;
+    e->k = km;   /* edges_init's (row py0) */
+    e->dk = dkm;
+    floor_divmod(km + (y0 - c->py0) * dkm, d, &e->q, &e->r);
+    floor_divmod(dkm, d, &e->dq, &e->dr);
+    for (int i = 1; i < 3 && rest; i++) {
         c->ew[i].kind = 0;
         c->ew[i].k = c->ew[i].dk = 0;
         c->ew[i].d = 1;
@@ -276,6 +281,7 @@ static inline bool span_edges_one_init(const eg_soft_setup_t *s, span_fill_t *c)
     c->px0 = x0; c->px1 = x1; c->py0 = y0; c->py1 = y1 > y0 ? y1 : y0;
     return true;
 }
+static inline bool span_edges_one_init(const eg_soft_setup_t *s, span_fill_t *c) { return span_edges_one_init_(s, c, true, NULL); }
 
 /** Fills c's triangle row by row (after eg_soft_span_fused_tri). */
 typedef void (*span_tri_fn)(const eg_soft_span_pipe_t *sp, span_fill_t *c);
@@ -321,6 +327,10 @@ struct eg_soft_span_pipe {
      * fz_glyph and every fz_chan_vals value is fixed (eg_soft_span_fused_tri's glyph branch) */
     bool fz_glyph;
     uint32_t fz_chan_vals;
+    /* fz_glyph with the colour channels R, G, B, A taking varyings fz_col_j .. fz_col_j + 3, all
+     * interpolated (not flat): the glyph quad's set-up tests them as one vector (SPAN_NO_VAL:
+     * not so, one by one) */
+    uint8_t fz_col_j;
     uint32_t out_vals;                   /* the values the outputs read (eg_soft_span_all_fixed) */
 };
 
@@ -395,13 +405,17 @@ bool eg_soft_span_rows_promising(const eg_soft_span_pipe_t *sp, const span_tri_t
  * so w = c (l0 + l1 + l2) is within 0.1% of c and r = 1 / w, p = q r are finite. Lanes past a
  * chunk's covered pixels are never stored. (Once eg_soft_span_fixed in soft_span_store.c, a
  * second pass over the values: ~100 instructions a triangle.) */
-static EG_ALWAYS_INLINE bool span_fixed_safe(const span_tri_t *k)
+static EG_ALWAYS_INLINE bool span_fixed_safe_of(float iw0, float d1x, float d1y, float d2x, float d2y)
 {
     /* |x| <= g as fabsf (false for NaN, as both compares were), the tests combined without
      * branches: an out-of-line call of ~28 instructions a triangle before (pairset) */
-    const float g = 1024.0f, a1x = __builtin_fabsf(k->d1x), a1y = __builtin_fabsf(k->d1y);
-    const float a2x = __builtin_fabsf(k->d2x), a2y = __builtin_fabsf(k->d2y);
-    return (k->iw0 >= 0x1p-20f) & (k->iw0 <= 0x1p20f) & (a1x <= g) & (a1y <= g) & (a2x <= g) & (a2y <= g);
+    const float g = 1024.0f, a1x = __builtin_fabsf(d1x), a1y = __builtin_fabsf(d1y);
+    const float a2x = __builtin_fabsf(d2x), a2y = __builtin_fabsf(d2y);
+    return (iw0 >= 0x1p-20f) & (iw0 <= 0x1p20f) & (a1x <= g) & (a1y <= g) & (a2x <= g) & (a2y <= g);
+}
+static EG_ALWAYS_INLINE bool span_fixed_safe(const span_tri_t *k)
+{
+    return span_fixed_safe_of(k->iw0, k->d1x, k->d1y, k->d2x, k->d2y);
 }
 /* dv1 == 0 && dv2 == 0 as the bits (+-0 are the floats equal to 0; a NaN's bits are not), and
  * the tests combined without branches (the float compares' branches were ~17 instructions a

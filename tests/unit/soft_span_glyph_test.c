@@ -255,6 +255,85 @@ EG_TEST(soft_span_glyph, quad_pairs_match_single_triangles)
     eg_test_device_release();
 }
 
+/* Glyph quads for the quad's own set-up (soft_span.c quad_fill, pairset2) and the cases it hands
+ * back to the general set-up: as pair_quads (sizes, sub-pixel offsets, tile borders, the
+ * target's right edge, both diagonals and windings, strips or lists), each quad one of: a flat
+ * color (the quad set-up), one color channel (R, G, B or A) differing at one corner (one
+ * triangle or both not FZ_MODES_TEXC: each alone), u or u and v constant (FZ_CONST coordinates), a sheared quad (two
+ * moving edges: each alone), clip w 2 at every corner (equal 1/w, perspective weights), a color
+ * component 0 (not a fixed value: each alone). variant bit 0: alpha 128, else 255. */
+static uint32_t quick_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    static const float wid[6] = { 7, 9, 5, 7, 13, 3 }, hgt[4] = { 16, 9, 5, 17 };
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < (strips ? 24u : 22u); i++) {
+        const uint32_t kind = (i + variant / 2u) % 8u;
+        uint8_t c[4] = { 230, 120, 40, (uint8_t)(variant & 1u ? 128u : 255u) }, c2[4];
+        if (kind == 7u) c[(i / 8u) % 4u] = 0;
+        memcpy(c2, c, sizeof c2);
+        c2[kind == 2u ? 3u : (i / 8u) % 4u] ^= 1u;   /* one channel differs at one corner */
+        float x0 = (float)(8u * (i % 4u) + 3u - i / 5u) + (i & 8u ? 0.5f : 0.0f) + (i & 16u ? 0.3f : 0.0f);
+        float y0 = (float)((i * 5u) % 19u) + (i & 4u ? 0.25f : 0.6f), w = wid[i % 6u], h = hgt[i % 4u];
+        float ur = kind == 3u || kind == 4u ? 0.0f : 1.0f, vr = kind == 4u ? 0.0f : 1.0f, cw = kind == 6u ? 2.0f : 1.0f;
+        float sh = kind == 5u ? 1.5f : 0.0f;
+        const uint8_t *ca = kind == 2u ? c2 : c, *cf = kind == 1u ? c2 : c;
+        svtx_t a = span_vtx(x0, y0, cw, 0.25f, 0.5f, ca[0], ca[1], ca[2], ca[3]);
+        svtx_t b = span_vtx(x0 + w, y0, cw, ur, 0.5f, c[0], c[1], c[2], c[3]);
+        svtx_t e = span_vtx(x0 + sh, y0 + h, cw, 0.25f, vr, c[0], c[1], c[2], c[3]);
+        svtx_t f = span_vtx(x0 + w + sh, y0 + h, cw, ur, vr, cf[0], cf[1], cf[2], cf[3]);
+        n += emit_quad(v + n, a, b, e, f, i, strips);
+    }
+    return n;
+}
+
+/* The quad's own set-up against the general one of each triangle and the general path
+ * (quick_quads: its own cases and those it hands back), every target format, both blends, 4
+ * lanes and the widest width, 1 thread and 2 (8 px tiles: binned pairs), with the colour tested
+ * as one vector, value by value (eg_soft_span_pair_colvec_on false) and flat (the provoking
+ * vertex's: span_glyph_flat.frag); on one thread the pair path takes exactly the quads the quad
+ * set-up prepared (eg_soft_span_pair_quick_quads: the general set-up found no other pair), some,
+ * where the board has the pair kernel. */
+EG_TEST(soft_span_glyph, quad_setup_matches_general_setup)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    const char *const vs = span_vs;
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t cm = 0; cm < 3u; cm++)
+        for (uint32_t st = 0; st < 2u; st++)
+            for (uint32_t var = 0; var < 4u; var++)
+                for (uint32_t f = 0; f < 3u; f++)
+                    for (uint32_t b = 0; b < 2u; b++)
+                        for (uint32_t w = 0; w < 2u; w++) {
+                            eg_soft_span_fused_width = widths[w];
+                            span_strip_quads = st != 0u;
+                            eg_soft_span_pair_colvec_on = cm != 1u;
+                            span_vs = cm == 2u ? "span_flat.vert" : vs;
+                            run_t r = { d, cm == 2u ? "span_glyph_flat.frag" : "span_glyph.frag", span_fmts[f], blends[b], 1u,
+                                        WGPUFilterMode_Nearest, false, WGPUTextureFormat_R8Unorm, quads,
+                                        quick_quads(quads, var, st != 0u), 8u };
+                            uint32_t pairs = eg_soft_span_pair_quads, q0 = eg_soft_span_pair_quick_quads;
+                            if (!three_ways_same(&r, 1u, 0u, &eg_soft_span_pair_quick_on) && bad++ < 4u)
+                                eg_test_printf("    1 thread: case %u/%u/%u/%u/%u/%u differs\n", cm, st, var, f, b, w);
+                            uint32_t nq = eg_soft_span_pair_quick_quads - q0;
+                            /* the "on" render's pairs all quick; the "off" one's as many, by the general set-up */
+                            if (nq * 2u != eg_soft_span_pair_quads - pairs || (nq != 0u) != (eg_soft_span_pair_widths() != 0u))
+                                wrong_path++;
+                            if (!three_ways_same(&r, 2u, 8u, &eg_soft_span_pair_quick_on) && bad++ < 4u)
+                                eg_test_printf("    2 threads: case %u/%u/%u/%u/%u/%u differs\n", cm, st, var, f, b, w);
+                        }
+    span_vs = vs;
+    eg_soft_span_pair_colvec_on = true;
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* The pair path's blend memo (FZ_(glyph2), glyph2k): the glyph quads of pair_quads at alpha 128
  * (coverage 0 or 1: one source alpha, the memo's case; coverage over the whole texture: many)
  * drawn over a background of many stored values (4 quads of 16 x 16 px of the coverage pattern at
