@@ -540,6 +540,79 @@ EG_TEST(soft_span_glyph, separable_rect_rows_match_general_path)
     eg_test_device_release();
 }
 
+/* Glyph quads for the rect rows' repeats (soft_span_glyph.inc REPEAT, glyphk): 1 or 2 texel
+ * columns of span_tex_pattern's 8x8 R8 texture (column 0 down the rows: coverage 0, between,
+ * 255, 0, ...; columns 0-1: clear / full pairs too), so rows are clear, flat (coverage 0 and
+ * 255 only) or blended, each texel row over 2 to 4 pixel rows (the repeated rows), and 3-7 px
+ * over 6 texel columns (the unproven column, its owner changing down the rows), at sub-pixel
+ * offsets (cl's box one pixel wider and taller: run lengths that differ on equal texel rows),
+ * across the 8 px tiles of the 2-thread runs and past the target's bottom; either diagonal and
+ * winding (as pair_quads). variant bit 0: alpha 128, else 255; bit 1: clip w 2. */
+static uint32_t repeat_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    static const float q[16][7] = {   /* x, y, width, height, first texel column, columns, texel rows */
+        { 0.0f, 0.0f, 7, 16, 0, 1, 8 },   { 8.3f, 1.6f, 7, 16, 0, 2, 8 },   { 16.5f, 2.25f, 5, 16, 1, 1, 8 },
+        { 24.0f, 3.0f, 7, 16, 2, 2, 8 },  { 4.0f, 16.0f, 7, 16, 0, 6, 8 },  { 0.25f, 17.25f, 3, 16, 0, 1, 4 },
+        { 12.5f, 18.0f, 7, 13, 0, 6, 8 }, { 20.0f, 17.0f, 7, 24, 3, 2, 8 }, { 27.0f, 10.6f, 4, 16, 0, 2, 4 },
+        { 13.0f, 6.0f, 3, 12, 0, 2, 3 },   { 2.6f, 14.3f, 7, 16, 0, 2, 4 },  { 13.0f, 9.0f, 7, 16, 3, 1, 8 },
+        { 9.75f, 25.25f, 7, 12, 0, 6, 4 }, { 21.0f, 9.0f, 5, 16, 3, 2, 1 }, { 29.0f, 0.25f, 3, 16, 0, 1, 8 },
+        { 17.0f, 8.0f, 3, 16, 0, 2, 1 },
+    };
+    const uint8_t c[4] = { 70, 180, 250, (uint8_t)(variant & 1u ? 128u : 255u) };
+    const float w = variant & 2u ? 2.0f : 1.0f;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 16u; i++) {
+        const float *p = q[i];
+        const float u0 = p[4] / 8.0f, u1 = (p[4] + p[5]) / 8.0f, v1 = p[6] / 8.0f;
+        svtx_t a = span_vtx(p[0], p[1], w, u0, 0.0f, c[0], c[1], c[2], c[3]);
+        svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, 0.0f, c[0], c[1], c[2], c[3]);
+        svtx_t e = span_vtx(p[0], p[1] + p[3], w, u0, v1, c[0], c[1], c[2], c[3]);
+        svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
+        n += emit_quad(v + n, a, b, e, f, i, strips);
+    }
+    return n;
+}
+
+/* The rect rows' repeats (glyphk): repeat_quads as strips and lists, alpha 255 and 128, clip w
+ * 1 and 2, every target format, both blends, 4 lanes and the widest width, with and without
+ * the scissor, 1 thread and 2 threads with 8 px squares: the bytes of the per-lane pair kernel
+ * and of the general path; and on one thread, where the board has the pair kernel, the rect
+ * rows ran (eg_soft_span_pair_rect_quads; at 4 lanes only the 3-4 px quads fit a group, and
+ * none of them ran the rect rows under the scissor: not checked there). */
+EG_TEST(soft_span_glyph, separable_repeated_rows_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0, wrong_path = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t b = 0; b < 2u; b++)
+                    for (uint32_t w = 0; w < 2u; w++) {
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
+                                    ((var + b + w) & 1u) != 0u, WGPUTextureFormat_R8Unorm, quads,
+                                    repeat_quads(quads, var, st != 0u), 8u };
+                        uint32_t before = eg_soft_span_pair_rect_quads;
+                        if (!sep_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                        if ((w != 0u || !r.scissor) &&
+                            (eg_soft_span_pair_rect_quads != before) != (eg_soft_span_pair_widths() != 0u))
+                            wrong_path++;
+                        if (!sep_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
+                    }
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong_path, 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* Glyph quads for the memo of the separable tables (soft_span_glyph.inc MEMO, sepmemo): three
  * shapes (7 px over 6 texels by 16 rows: the UI bench's cells, with the unproven column; 5 px
  * over 5 texels by 13 rows at x + 0.5; 3 px over 2 texels by 11 rows at y + 0.25), each at 8 of
