@@ -502,19 +502,18 @@ static uint32_t split_quads(svtx_t *v, uint32_t variant, bool strips)
     return n;
 }
 
-/* The separable path's rect rows and the unproven column's owner by row (glyphq): split_quads
- * as strips and lists, alpha 255 and 128, clip w 1 and 2, every target format, both blends, 4
- * lanes and the widest width, with and without the scissor, 1 thread and 2 threads with 8 px
- * squares: the bytes of the per-lane pair kernel and of the general path; and on one thread,
- * where the board has the pair kernel, the rect rows ran (eg_soft_span_pair_rect_quads: the
- * 3 px quads are proven at 4 lanes too). */
-EG_TEST(soft_span_glyph, separable_rect_rows_match_general_path)
+/* The rect rows' sweep (separable_rect_rows, separable_repeated_rows): quads_of's quads as strips
+ * and lists, its 4 variants, every target format, both blends, 4 lanes and the widest width,
+ * with and without the scissor, 1 thread and 2 threads with 8 px squares: the bytes of the
+ * per-lane pair kernel and of the general path (bad); and on one thread, where the board has
+ * the pair kernel, whether the rect rows ran (wrong_path; narrow_scissor false: not checked at 4
+ * lanes under the scissor). */
+static void rect_rows_sweep(WGPUDevice d, uint32_t (*quads_of)(svtx_t *, uint32_t, bool), bool narrow_scissor,
+                            uint32_t *bad, uint32_t *wrong_path)
 {
-    SOFT_DEVICE_OR_SKIP(d);
     const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
     static const uint32_t widths[2] = { 4, 0 };
     static svtx_t quads[SPAN_MAX_VERTS];
-    uint32_t bad = 0, wrong_path = 0;
     for (uint32_t st = 0; st < 2u; st++)
         for (uint32_t var = 0; var < 4u; var++)
             for (uint32_t f = 0; f < 3u; f++)
@@ -524,16 +523,31 @@ EG_TEST(soft_span_glyph, separable_rect_rows_match_general_path)
                         span_strip_quads = st != 0u;
                         run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
                                     ((var + b + w) & 1u) != 0u, WGPUTextureFormat_R8Unorm, quads,
-                                    split_quads(quads, var, st != 0u), 8u };
+                                    quads_of(quads, var, st != 0u), 8u };
                         uint32_t before = eg_soft_span_pair_rect_quads;
-                        if (!sep_same(&r, 1u, 0u) && bad++ < 4u)
+                        if (!sep_same(&r, 1u, 0u) && (*bad)++ < 4u)
                             eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
-                        if ((eg_soft_span_pair_rect_quads != before) != (eg_soft_span_pair_widths() != 0u)) wrong_path++;
-                        if (!sep_same(&r, 2u, 8u) && bad++ < 4u)
+                        if ((w != 0u || !r.scissor || narrow_scissor) &&
+                            (eg_soft_span_pair_rect_quads != before) != (eg_soft_span_pair_widths() != 0u))
+                            (*wrong_path)++;
+                        if (!sep_same(&r, 2u, 8u) && (*bad)++ < 4u)
                             eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
                     }
     span_strip_quads = false;
     eg_soft_span_fused_width = 0;
+}
+
+/* The separable path's rect rows and the unproven column's owner by row (glyphq): split_quads
+ * as strips and lists, alpha 255 and 128, clip w 1 and 2, every target format, both blends, 4
+ * lanes and the widest width, with and without the scissor, 1 thread and 2 threads with 8 px
+ * squares: the bytes of the per-lane pair kernel and of the general path; and on one thread,
+ * where the board has the pair kernel, the rect rows ran (eg_soft_span_pair_rect_quads: the
+ * 3 px quads are proven at 4 lanes too). */
+EG_TEST(soft_span_glyph, separable_rect_rows_match_general_path)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    uint32_t bad = 0, wrong_path = 0;
+    rect_rows_sweep(d, split_quads, true, &bad, &wrong_path);
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(wrong_path, 0u);
     EG_EXPECT_NO_ERROR();
@@ -582,31 +596,8 @@ static uint32_t repeat_quads(svtx_t *v, uint32_t variant, bool strips)
 EG_TEST(soft_span_glyph, separable_repeated_rows_match_general_path)
 {
     SOFT_DEVICE_OR_SKIP(d);
-    const WGPUBlendState *blends[2] = { &span_premul, &span_straight };
-    static const uint32_t widths[2] = { 4, 0 };
-    static svtx_t quads[SPAN_MAX_VERTS];
     uint32_t bad = 0, wrong_path = 0;
-    for (uint32_t st = 0; st < 2u; st++)
-        for (uint32_t var = 0; var < 4u; var++)
-            for (uint32_t f = 0; f < 3u; f++)
-                for (uint32_t b = 0; b < 2u; b++)
-                    for (uint32_t w = 0; w < 2u; w++) {
-                        eg_soft_span_fused_width = widths[w];
-                        span_strip_quads = st != 0u;
-                        run_t r = { d, "span_glyph.frag", span_fmts[f], blends[b], 1u, WGPUFilterMode_Nearest,
-                                    ((var + b + w) & 1u) != 0u, WGPUTextureFormat_R8Unorm, quads,
-                                    repeat_quads(quads, var, st != 0u), 8u };
-                        uint32_t before = eg_soft_span_pair_rect_quads;
-                        if (!sep_same(&r, 1u, 0u) && bad++ < 4u)
-                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
-                        if ((w != 0u || !r.scissor) &&
-                            (eg_soft_span_pair_rect_quads != before) != (eg_soft_span_pair_widths() != 0u))
-                            wrong_path++;
-                        if (!sep_same(&r, 2u, 8u) && bad++ < 4u)
-                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
-                    }
-    span_strip_quads = false;
-    eg_soft_span_fused_width = 0;
+    rect_rows_sweep(d, repeat_quads, false, &bad, &wrong_path);
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT_EQ_U(wrong_path, 0u);
     EG_EXPECT_NO_ERROR();
