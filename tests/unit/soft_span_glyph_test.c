@@ -506,8 +506,9 @@ static uint32_t split_quads(svtx_t *v, uint32_t variant, bool strips)
  * and lists, its 4 variants, every target format, both blends, 4 lanes and the widest width,
  * with and without the scissor, 1 thread and 2 threads with 8 px squares: the bytes of the
  * per-lane pair kernel and of the general path (bad); and on one thread, where the board has
- * the pair kernel, whether the rect rows ran (wrong_path; narrow_scissor false: not checked at 4
- * lanes under the scissor). */
+ * the pair kernel, whether the rect rows ran (wrong_path; narrow_scissor false: not checked
+ * where the rows run 4 lanes wide under the scissor: w = 4, and the widest on 4-lane CPUs
+ * such as AArch64's NEON). */
 static void rect_rows_sweep(WGPUDevice d, uint32_t (*quads_of)(svtx_t *, uint32_t, bool), bool narrow_scissor,
                             uint32_t *bad, uint32_t *wrong_path)
 {
@@ -527,7 +528,8 @@ static void rect_rows_sweep(WGPUDevice d, uint32_t (*quads_of)(svtx_t *, uint32_
                         uint32_t before = eg_soft_span_pair_rect_quads;
                         if (!sep_same(&r, 1u, 0u) && (*bad)++ < 4u)
                             eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, b, w);
-                        if ((w != 0u || !r.scissor || narrow_scissor) &&
+                        const uint32_t lanes = widths[w] ? widths[w] : eg_soft_span_fused_widths() & 8u ? 8u : 4u;
+                        if ((lanes != 4u || !r.scissor || narrow_scissor) &&
                             (eg_soft_span_pair_rect_quads != before) != (eg_soft_span_pair_widths() != 0u))
                             (*wrong_path)++;
                         if (!sep_same(&r, 2u, 8u) && (*bad)++ < 4u)
