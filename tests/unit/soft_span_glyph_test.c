@@ -163,6 +163,18 @@ static uint32_t emit_quad(svtx_t *v, svtx_t a, svtx_t b, svtx_t e, svtx_t f, uin
     return 6u;
 }
 
+/* An axis-aligned quad of one color c over [x0, x0 + w) x [y0, y0 + h) px at clip w cw, u over
+ * [u0, u1] and v over [v0, v1], through emit_quad (i: its diagonal and winding). */
+static uint32_t rect_quad(svtx_t *v, float x0, float y0, float w, float h, float cw, float u0, float u1, float v0,
+                          float v1, const uint8_t c[4], uint32_t i, bool strips)
+{
+    svtx_t a = span_vtx(x0, y0, cw, u0, v0, c[0], c[1], c[2], c[3]);
+    svtx_t b = span_vtx(x0 + w, y0, cw, u1, v0, c[0], c[1], c[2], c[3]);
+    svtx_t e = span_vtx(x0, y0 + h, cw, u0, v1, c[0], c[1], c[2], c[3]);
+    svtx_t f = span_vtx(x0 + w, y0 + h, cw, u1, v1, c[0], c[1], c[2], c[3]);
+    return emit_quad(v, a, b, e, f, i, strips);
+}
+
 /* Glyph quads for the pair path (soft_span_glyph.inc FZ_(glyph2)): 24 quads 3-13 px wide and
  * 5-17 rows tall at sub-pixel offsets, on and across the 8 px tile borders of the 2-thread runs
  * and past the target's right edge (rows cut by the worker's columns and the scissor), each
@@ -179,10 +191,7 @@ static uint32_t pair_quads(svtx_t *v, uint32_t variant, bool strips)
     for (uint32_t i = 0; i < (strips ? 24u : 22u); i++) {
         float x0 = (float)(8u * (i % 4u) + 3u - i / 5u) + (i & 8u ? 0.5f : 0.0f) + (i & 16u ? 0.3f : 0.0f);
         float y0 = (float)((i * 5u) % 19u) + (i & 4u ? 0.25f : 0.6f), w = wid[i % 6u], h = hgt[i % 4u];
-        svtx_t a = span_vtx(x0, y0, 1, 0, 0, c[0], c[1], c[2], c[3]), b = span_vtx(x0 + w, y0, 1, ur, 0, c[0], c[1], c[2], c[3]);
-        svtx_t e = span_vtx(x0, y0 + h, 1, 0, vr, c[0], c[1], c[2], c[3]);
-        svtx_t f = span_vtx(x0 + w, y0 + h, 1, ur, vr, c[0], c[1], c[2], c[3]);
-        n += emit_quad(v + n, a, b, e, f, i, strips);
+        n += rect_quad(v + n, x0, y0, w, h, 1, 0, ur, 0, vr, c, i, strips);
     }
     return n;
 }
@@ -411,11 +420,7 @@ static uint32_t sep_quads(svtx_t *v, uint32_t variant, bool strips)
     for (uint32_t i = 0; i < 13u; i++) {
         const float *p = q[i];
         float u0 = p[4] / 8.0f, u1 = p[5] / 8.0f, v0 = p[6] / 8.0f, v1 = p[7] / 8.0f;
-        svtx_t a = span_vtx(p[0], p[1], w, u0, v0, c[0], c[1], c[2], c[3]);
-        svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, v0, c[0], c[1], c[2], c[3]);
-        svtx_t e = span_vtx(p[0], p[1] + p[3], w, u0, v1, c[0], c[1], c[2], c[3]);
-        svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
-        n += emit_quad(v + n, a, b, e, f, i, strips);
+        n += rect_quad(v + n, p[0], p[1], p[2], p[3], w, u0, u1, v0, v1, c, i, strips);
     }
     return n;
 }
@@ -493,11 +498,7 @@ static uint32_t split_quads(svtx_t *v, uint32_t variant, bool strips)
     for (uint32_t i = 0; i < 16u; i++) {
         const float *p = q[i];
         const float u1 = p[4] / 8.0f, v1 = p[5] / 8.0f;
-        svtx_t a = span_vtx(p[0], p[1], w, 0.0f, 0.0f, c[0], c[1], c[2], c[3]);
-        svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, 0.0f, c[0], c[1], c[2], c[3]);
-        svtx_t e = span_vtx(p[0], p[1] + p[3], w, 0.0f, v1, c[0], c[1], c[2], c[3]);
-        svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
-        n += emit_quad(v + n, a, b, e, f, i, strips);
+        n += rect_quad(v + n, p[0], p[1], p[2], p[3], w, 0.0f, u1, 0.0f, v1, c, i, strips);
     }
     return n;
 }
@@ -580,11 +581,7 @@ static uint32_t repeat_quads(svtx_t *v, uint32_t variant, bool strips)
     for (uint32_t i = 0; i < 16u; i++) {
         const float *p = q[i];
         const float u0 = p[4] / 8.0f, u1 = (p[4] + p[5]) / 8.0f, v1 = p[6] / 8.0f;
-        svtx_t a = span_vtx(p[0], p[1], w, u0, 0.0f, c[0], c[1], c[2], c[3]);
-        svtx_t b = span_vtx(p[0] + p[2], p[1], w, u1, 0.0f, c[0], c[1], c[2], c[3]);
-        svtx_t e = span_vtx(p[0], p[1] + p[3], w, u0, v1, c[0], c[1], c[2], c[3]);
-        svtx_t f = span_vtx(p[0] + p[2], p[1] + p[3], w, u1, v1, c[0], c[1], c[2], c[3]);
-        n += emit_quad(v + n, a, b, e, f, i, strips);
+        n += rect_quad(v + n, p[0], p[1], p[2], p[3], w, u0, u1, 0.0f, v1, c, i, strips);
     }
     return n;
 }
@@ -629,11 +626,7 @@ static uint32_t memo_quads(svtx_t *v, uint32_t variant, bool strips)
         const float x0 = (float)(10u * s + (ph & 3u) + 8u * cp * (1u + s % 2u)) - 1.0f + p[4] + dx;
         const float y0 = (float)((ph >> 2) + 12u * cp + 3u * s) - 2.0f + p[5] + dy;
         const float u1 = p[2] / 8.0f, v1 = p[3] / 8.0f;
-        svtx_t a = span_vtx(x0, y0, 1, 0.0f, 0.0f, c[0], c[1], c[2], c[3]);
-        svtx_t b = span_vtx(x0 + p[0], y0, 1, u1, 0.0f, c[0], c[1], c[2], c[3]);
-        svtx_t e = span_vtx(x0, y0 + p[1], 1, 0.0f, v1, c[0], c[1], c[2], c[3]);
-        svtx_t f = span_vtx(x0 + p[0], y0 + p[1], 1, u1, v1, c[0], c[1], c[2], c[3]);
-        n += emit_quad(v + n, a, b, e, f, i, strips);
+        n += rect_quad(v + n, x0, y0, p[0], p[1], 1, 0.0f, u1, 0.0f, v1, c, i, strips);
     }
     return n;
 }
