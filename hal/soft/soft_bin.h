@@ -94,6 +94,8 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
 /** Two triangles of one draw, t1 right after t0 (a quad's halves: soft_draw.c): as
  *  eg_soft_bin_triangle on each in order; the rasterizer may fill both in one walk (pair11). */
 void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1);
+/** eg_soft_bin_pair of t[k][0], t[k][1] for k = 0 .. n - 1, in order (soft_draw.c quad runs). */
+void eg_soft_bin_pairs(const eg_soft_pass_state_t *ps, const eg_soft_tri_t (*t)[2], uint32_t n);
 
 /* ---- workers (soft_worker.c) ---- */
 

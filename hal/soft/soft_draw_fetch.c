@@ -371,6 +371,118 @@ void eg_soft_fetch_quads(const eg_soft_fetch_src_t *src, uint32_t nsrc, const ui
 {
     for (uint32_t i = 0; i < nsrc; i++) fetch_quads_one(&src[i], el, nq, el_max);
 }
+
+/* QUAD BATCHES (vtxquad). fetch_quads_one's range test, its dispatch and a call per attribute and
+ * lane group were ~45 instructions a quad on the UI row; a batch of instanced quads (soft_draw.c
+ * shade_quads) makes the test once for the batch's largest element (the byte offset grows with
+ * the element), and the components a format fills with constants (fill: 0, 0, 1 of Float32x1/x2/
+ * x3) are written to all lanes once, since nothing else writes vs_in while a batch is shaded. The
+ * lane groups then convert each run's element as fetch_quads_one does (the same converters; the
+ * SSE2 forms move the float words as they are and divide the Unorm8x4 bytes by 255.0f per lane,
+ * IEEE-rounded like un8_tab's folded divisions) and splat it to the run's 4 lanes. */
+static uint32_t fill_from(eg_soft_fetch_fn fn)   /* the first component fn fills with a constant */
+{
+    return fn == fetch_f32x1 ? 1u : fn == fetch_f32x2 ? 2u : fn == fetch_f32x3 ? 3u : 4u;
+}
+
+bool eg_soft_fetch_quads_prep(const eg_soft_fetch_src_t *src, uint32_t nsrc, uint32_t el_max)
+{
+    for (uint32_t i = 0; i < nsrc; i++) {
+        const eg_soft_fetch_src_t *a = &src[i];
+        if (!a->mem || (uint64_t)el_max * a->stride_B + a->offset_B + a->attr_B > a->size_B) return false;
+    }
+    for (uint32_t i = 0; i < nsrc; i++) {
+        const uint32_t k[4] = { 0, 0, 0, 0x3F800000u };   /* fill()'s float constants */
+        for (uint32_t c = fill_from(src[i].fn); c < 4u; c++)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l += 4u) FETCH_SPLAT(&src[i].dst->c[c].u[l], k[c]);
+    }
+    return true;
+}
+
+#if FETCH_RUNS
+typedef char fetch_b16 __attribute__((vector_size(16)));
+typedef short fetch_h8 __attribute__((vector_size(16)));
+#define SPLAT_C_(v, c, d) do { const fetch_u4 s_ = __builtin_shuffle((v), (fetch_u4){ c, c, c, c }); __builtin_memcpy((d), &s_, 16); } while (0)
+#endif
+
+/* n components of v to lanes 4 q .. 4 q + 3 */
+#define QSPLAT_(n)                                                                                \
+    for (uint32_t c = 0; c < (n); c++) FETCH_SPLAT(&dst->c[c].u[4u * q], v[c])
+#define QUADS_IN(conv, n)                                                                         \
+    _Pragma("GCC unroll 4")                                                                       \
+    for (uint32_t q = 0; q < nq; q++) {                                                           \
+        const uint8_t *p = base + (uint64_t)el[4u * q] * stride_B;                                \
+        uint32_t v[4];                                                                            \
+        conv                                                                                      \
+        QSPLAT_(n);                                                                               \
+    }
+
+static EG_ALWAYS_INLINE void quads_in_body(const eg_soft_fetch_src_t *a, const uint32_t *el, uint32_t nq)
+{
+    const eg_soft_fetch_fn fn = a->fn;
+    const uint64_t stride_B = a->stride_B;
+    eg_soft_vec4_t *const dst = a->dst;
+    const uint8_t *const base = a->mem + a->offset_B;
+#if FETCH_RUNS
+    if (fn == fetch_f32x4) {
+#pragma GCC unroll 4
+        for (uint32_t q = 0; q < nq; q++) {
+            fetch_u4 v;
+            __builtin_memcpy(&v, base + (uint64_t)el[4u * q] * stride_B, 16);
+            SPLAT_C_(v, 0, &dst->c[0].u[4u * q]);
+            SPLAT_C_(v, 1, &dst->c[1].u[4u * q]);
+            SPLAT_C_(v, 2, &dst->c[2].u[4u * q]);
+            SPLAT_C_(v, 3, &dst->c[3].u[4u * q]);
+        }
+        return;
+    }
+    if (fn == fetch_un8x4) {
+        const fetch_f4 k255 = { 255.0f, 255.0f, 255.0f, 255.0f };
+        const fetch_b16 zb = { 0 };
+        const fetch_h8 zh = { 0 };
+#pragma GCC unroll 4
+        for (uint32_t q = 0; q < nq; q++) {
+            const fetch_i4 w = { (int32_t)ld32(base + (uint64_t)el[4u * q] * stride_B), 0, 0, 0 };
+            const fetch_h8 h = (fetch_h8)__builtin_ia32_punpcklbw128((fetch_b16)w, zb);   /* bytes 0-3 as words */
+            const fetch_i4 i = (fetch_i4)__builtin_ia32_punpcklwd128(h, zh);              /* as dwords */
+            const fetch_u4 v = (fetch_u4)(__builtin_convertvector(i, fetch_f4) / k255);
+            SPLAT_C_(v, 0, &dst->c[0].u[4u * q]);
+            SPLAT_C_(v, 1, &dst->c[1].u[4u * q]);
+            SPLAT_C_(v, 2, &dst->c[2].u[4u * q]);
+            SPLAT_C_(v, 3, &dst->c[3].u[4u * q]);
+        }
+        return;
+    }
+#endif
+    if (fn == fetch_f32x4) {
+        QUADS_IN(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = ld32(p + 8); v[3] = ld32(p + 12);, 4u)
+    } else if (fn == fetch_un8x4) {
+        QUADS_IN(v[0] = fbits(un8_tab[p[0]]); v[1] = fbits(un8_tab[p[1]]); v[2] = fbits(un8_tab[p[2]]);
+                 v[3] = fbits(un8_tab[p[3]]);, 4u)
+    } else if (fn == fetch_f32x2) {
+        QUADS_IN(v[0] = ld32(p); v[1] = ld32(p + 4);, 2u)
+    } else if (fn == fetch_f32x1) {
+        QUADS_IN(v[0] = ld32(p);, 1u)
+    } else if (fn == fetch_f32x3) {
+        QUADS_IN(v[0] = ld32(p); v[1] = ld32(p + 4); v[2] = ld32(p + 8);, 3u)
+    } else {
+        QUADS_IN(fn(p, v);, 4u)
+    }
+}
+#undef QUADS_IN
+#undef QSPLAT_
+
+/* whole lane groups (4 runs) with the loops unrolled: their counters were ~20 instructions a quad */
+static void quads_in_4(const eg_soft_fetch_src_t *a, const uint32_t *el) { quads_in_body(a, el, 4u); }
+static void quads_in_n(const eg_soft_fetch_src_t *a, const uint32_t *el, uint32_t nq) { quads_in_body(a, el, nq); }
+
+void eg_soft_fetch_quads_in(const eg_soft_fetch_src_t *src, uint32_t nsrc, const uint32_t *el, uint32_t nq)
+{
+    if (nq == 4u)
+        for (uint32_t i = 0; i < nsrc; i++) quads_in_4(&src[i], el);
+    else
+        for (uint32_t i = 0; i < nsrc; i++) quads_in_n(&src[i], el, nq);
+}
 #undef FETCH_QUADS
 #undef FETCH_LANES
 #undef FETCH_ONE

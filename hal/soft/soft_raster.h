@@ -129,8 +129,19 @@ typedef struct eg_soft_fetch_src {
  *  (vtx13). */
 void eg_soft_fetch_quads(const eg_soft_fetch_src_t *src, uint32_t nsrc, const uint32_t *el, uint32_t nq,
                          uint32_t el_max);
+/** A batch of instanced quads (soft_draw.c shade_quads): true when every attribute of src[0 ..
+ *  nsrc) reads element el_max (the batch's largest) inside its bound range; then the components
+ *  its format fills with constants are written to all lanes of dst, and eg_soft_fetch_quads_in may
+ *  fetch the batch's lane groups (runs of four, elements <= el_max) with the same bits as
+ *  eg_soft_fetch_quads, while nothing else writes the dst lanes. False: nothing is written. */
+bool eg_soft_fetch_quads_prep(const eg_soft_fetch_src_t *src, uint32_t nsrc, uint32_t el_max);
+void eg_soft_fetch_quads_in(const eg_soft_fetch_src_t *src, uint32_t nsrc, const uint32_t *el, uint32_t nq);
 /** soft_draw.c: lane groups whose instance-step attributes eg_soft_fetch_quads fetched (tests). */
 extern uint64_t eg_soft_fetch_quad_groups;
+/** soft_draw.c: quads of instanced 4-vertex strips that flush_quads handed over in runs (tests),
+ *  and whether this build has that path (GCC with 4-lane native vectors). */
+extern uint64_t eg_soft_quad_run_quads;
+extern const bool eg_soft_quad_runs_on;
 
 typedef struct eg_soft_attrib {
     eg_soft_fetch_fn fetch;

@@ -133,6 +133,12 @@ const eg_soft_program_info_t *eg_soft_program_info(const eg_soft_program_t *p);
  *  on several threads at once with different invocations. */
 void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res,
                          eg_soft_invocation_t *inv);
+/** A vertex batch's runs (soft_draw.c): true where p runs as one native function; then the
+ *  uniform words it reads are written into regs (inv->regs of the batch's calls) once, and
+ *  eg_soft_program_batch_run(p, inv) on a group with every lane active does what
+ *  eg_soft_program_run does, as long as nothing else runs a program on regs in between. */
+bool eg_soft_program_batch_prep(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_reg_t *regs);
+void eg_soft_program_batch_run(const eg_soft_program_t *p, eg_soft_invocation_t *inv);
 
 /** Runs a whole compute dispatch of groups_x * groups_y * groups_z workgroups (kernel-validated
  *  against the limits). Workgroup memory comes from a static block sized by

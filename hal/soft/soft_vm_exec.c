@@ -428,6 +428,45 @@ void eg_soft_program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res,
     else program_run_stack(p, res, inv);
 }
 
+/* BATCH RUNS (vtxquad): a vertex batch calls the same program with the same bindings and
+ * register file for every group of lanes; program_run's bind and uniform words (~150
+ * instructions a call, ~35 a quad on the UI row) are the same every time, and nothing writes the
+ * words' register (above reg_count: the code only reads it, soft_jit.c whole_ld) between the
+ * calls. So they are written once, then each full group calls the whole function as program_run
+ * would. */
+bool eg_soft_program_batch_prep(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_reg_t *regs)
+{
+#if EMGPU_SOFT_JIT
+    if (!p->jit || !p->jit_whole_at || !regs) return false;
+    if (p->jit_ld_count) {   /* program_run's words */
+        eg_vm_res_t bound;
+        uint32_t *w = regs[p->reg_count].u;
+        eg_vm_bind(p, res, &bound);
+        for (uint32_t k = 0; k < p->jit_ld_count; k++) {
+            const eg_vm_inst_t *in = &p->code[p->jit_ld_pc[k]];
+            const uint8_t *q = in_range(bound.mem[in->d], bound.size_B[in->d], in->imm);
+            w[k] = q ? load32(q) : 0u;
+        }
+    }
+    return true;
+#else
+    (void)p;
+    (void)res;
+    (void)regs;
+    return false;
+#endif
+}
+
+void eg_soft_program_batch_run(const eg_soft_program_t *p, eg_soft_invocation_t *inv)
+{
+#if EMGPU_SOFT_JIT
+    ((eg_vm_jit_whole_fn_t)(uintptr_t)(p->jit + p->jit_whole_at))(inv->regs, inv);
+#else
+    (void)p;
+    (void)inv;
+#endif
+}
+
 static void program_run(const eg_soft_program_t *p, const eg_soft_bound_t *res, eg_soft_invocation_t *inv,
                         eg_soft_reg_t *regs)
 {
