@@ -303,6 +303,8 @@ typedef struct eg_soft_worker {
     uint32_t range_vm_px;                         /* of their pixels, those whose bytes the range left open (VM) */
     uint32_t probe_skips;                         /* region proofs skipped: the probe saw outputs differ (rrect10) */
     uint32_t probe_wrong;                         /* of those, proofs that held (eg_soft_const_probe_check only) */
+    uint32_t proof_memo_hits;                     /* rect path proofs taken from the memo (rectcut, soft_raster_const.c) */
+    uint32_t proof_memo_wrong;                    /* of those, recomputed and different (eg_soft_proof_memo_verify only) */
     /* fill11, session 11: rows of proved regions filled by vectors (soft_raster_fill.c
      * fill_rows_body): [0] 32 bytes or more, [1] 16 to 31, [2] fewer or a range source's (pixel
      * by pixel), [3] vector chunks holding a value the memo did not have (its lanes through the
@@ -716,11 +718,21 @@ typedef struct eg_soft_const_tri {
     bool rng;                      /* eg_soft_fill_range_ok(f): proofs may end in ranges (rrect9) */
     float pg[4];                   /* the probe's weight gradients per pixel: dl1/dx, dl1/dy, dl2/dx, dl2/dy */
     uint8_t probe_out;             /* fill11: the output components a probe can see vary (bit c) */
+    /* rectcut, session 15 (soft_raster_const.c pxset_eval): the proof memo's class of this
+     * triangle's key (0: not looked up yet), its generation, the outputs the proofs write */
+    uint32_t pm_cls, pm_gen;
+    uint8_t pm_wm;
 } eg_soft_const_tri_t;
 void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct);
 /** Test hook (rrect10): a region proof the probe skips runs anyway, and probe_wrong counts those
  *  that hold (a probe that skips a proof that would hold costs a proof's pixels, never bytes). */
 extern bool eg_soft_const_probe_check;
+/** The rect path's proof memo (rectcut, session 15; soft_raster_const.c pxset_eval): on (default),
+ *  its test hook (every hit recomputed, mismatches counted in the worker's proof_memo_wrong) and
+ *  its entries per worker (0: compiled out, as on MCUs). */
+extern bool eg_soft_proof_memo_on;
+extern bool eg_soft_proof_memo_verify;
+uint32_t eg_soft_proof_memo_entries(void);
 /** Sets ct's interior rectangle [x0, x1) x [y0, y1) (multiples of 4; the regions not on a side
  *  of the triangle's box): eg_soft_const_region_tri proves it whole once a region inside holds. */
 void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1);

@@ -63,7 +63,7 @@ static inline int64_t floor_div64(int64_t n, int64_t d)   /* d > 0 */
 }
 
 /* Operand count of the ops evaluated here (0: not supported). */
-static uint32_t op_args(uint32_t op)
+static inline uint32_t op_args(uint32_t op)
 {
     switch (op) {
     case EG_VM_MOV: case EG_VM_FNEG: case EG_VM_FABS: case EG_VM_FSQRT: return 1;
@@ -406,6 +406,7 @@ void eg_soft_const_tri_init(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct)
     const eg_soft_tri_t *t = f->t;
     aval_t *v = ct->v;
     ct->state = 0;
+    ct->pm_cls = 0;   /* (pxset_eval: the memo's class, looked up at the triangle's first proof) */
     ct->nin = ct->nops = 0;
     ct->sup = 0;
     ct->lim_x0 = ct->lim_x1 = ct->lim_y0 = ct->lim_y1 = 0;
@@ -647,6 +648,19 @@ static bool region_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const e
     return region_tri_eval(f, ct, p, outb, hi);
 }
 
+/* region_tri_eval's outputs from the value table: the bits, or false (not one value, nor a
+ * narrow range where hi asks for one) */
+static inline bool tri_out(const eg_soft_const_tri_t *ct, uint32_t outb[4], uint32_t *hi)
+{
+    for (uint32_t c = 0; c < 4u; c++) {
+        const aval_t *a = &ct->v[ct->out[c]];
+        if (!a->cst && (!hi || !(a->hi - a->lo <= eg_soft_const_range_max))) return false;
+        outb[c] = fbits(a->lo);
+        if (hi) hi[c] = a->cst ? outb[c] : fbits(a->hi);
+    }
+    return true;
+}
+
 static bool region_tri_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p,
                             uint32_t outb[4], uint32_t *hi)
 {
@@ -679,25 +693,336 @@ static bool region_tri_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, co
         const cop_t *o = &ct->ops[i];
         if (!one_op(o, v, &v[o->dst])) return false;
     }
-    for (uint32_t c = 0; c < 4u; c++) {
-        const aval_t *a = &v[ct->out[c]];
-        if (!a->cst && (!hi || !(a->hi - a->lo <= eg_soft_const_range_max))) return false;
-        outb[c] = fbits(a->lo);
-        if (hi) hi[c] = a->cst ? outb[c] : fbits(a->hi);
-    }
-    return true;
+    return tri_out(ct, outb, hi);
 }
 
 /* soft_raster_rect.c (rectpair, session 12): probe_differs at p's corner pixels alone (p need not
  * be a pixel set the proof takes: only its first and last pixels are read), true when it sees the
  * outputs differ (a proof over any set holding those pixels would fail; a wrong skip costs a
  * proof's pixels, never bytes). With eg_soft_const_probe_check false: the proofs run. */
+static bool probe_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p);
+
 bool eg_soft_const_probe_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
 {
-    if (ct->state <= 0 || !ct->nin || eg_soft_const_probe_check || !probe_differs(f, ct, p)) return false;
+    if (ct->state <= 0 || !ct->nin || eg_soft_const_probe_check || !probe_eval(f, ct, p)) return false;
     f->w->probe_skips++;
     return true;
 }
+
+static inline bool differ4(const uint32_t a[4], const uint32_t b[4])
+{
+    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) != 0u;
+}
+
+/* ---- the rect path's proofs by their exact relative inputs (helper rectcut, session 15) ----
+ *
+ * WHY. A UI draws many rounded rectangles of one size: the UI bench's 50 a frame (120 x 80 px,
+ * radius 12) at 2 horizontal phases (x = 0 or 2 mod 4). raster_rect_pair proves ~10 pixel sets
+ * each (the rows' middles, the middle row's sides and middle, for both triangles), ~1.85 k
+ * instructions a proof: 4.6 M of the 20.0 M the rectangles take on row 4 (BENCH_UI_DRAWS=2).
+ * The same set of another rectangle of the same shape at the same phase is the same proof: the
+ * same operations on the same operands, colour apart.
+ *
+ * WHAT A PROOF READS (region_tri_eval, after eg_soft_const_tri_init): the triangle's edges 1 and
+ * 2 through A1, B1, A2, B2, inv_area2 and their exact integer values E = A X + B Y + C at pixel
+ * centres of the set (eg_soft_weights_bound's edge_bound: its least and greatest block-origin
+ * values, A and B times the set's block extent added to E at its first block origin;
+ * eg_soft_affine_corners: E at its corner pixels, E at the first block origin plus A and B times
+ * the in-block offsets and extents); the set's in-block offsets fx0 .. fy1 (lambda_bound2) and
+ * extents; 1 / w at the vertices (perspective inputs); the per-triangle inputs (interp, a0,
+ * d1, d2, destination slot); the op list; the values of the slots those ops read before they
+ * write them (constants, and the colour and shape folded in per triangle by
+ * eg_soft_const_tri_init: the bench's alpha); the output slots; whether a range may end it
+ * (hi) and eg_soft_const_range_max. Every one of them is in pm_key_t, E as its value at the set's
+ * first block origin (the same integers whatever the translation), floats as bits. The result
+ * is then the same function of the same arguments: the same bits, or the same failure, and the
+ * key never depends on where the rectangle is, only on what the proof computes from. The colour
+ * channels the program passes through unchanged are output slots no op writes: tri_out reads
+ * them from this triangle's own table, so rectangles of other colours share the entry (the
+ * bench's: 2 keys a set, one per phase). The triangle's part of the key is read once, at its
+ * first proof (pm_classify): after eg_soft_const_tri_init nothing writes the ops, inputs or
+ * the slots read before written (the proofs write the inputs' and the ops' own slots only). A
+ * slot read before it is written that the ops also
+ * write (a value carried from one proof to the next) makes the set unmemoized (never in the
+ * compiled programs, which give each operation its own slot). The memo is per worker (no
+ * sharing between threads), 2-way set-associative; a hit restores the written output slots
+ * (all that tri_out reads of them) and returns what the proof returned. eg_soft_proof_memo_verify
+ * (tests) recomputes every hit and counts the mismatches (proof_memo_wrong). The probes
+ * (probe_eval) go through the same memo.
+ * Measured (callgrind, 5 frames, 1 thread): row 4 with BENCH_UI_DRAWS=2 20.01 M -> 16.55 M
+ * instructions; of 2 500 proofs 77 run, of 500 probes 4; a hit is ~400 instructions (key,
+ * lookup, outputs). What is left a rectangle: its ~32 VM blocks (~31 k), fills (~16 k), the two
+ * triangles' set-up (eg_soft_const_tri_init ~1.4 k each). */
+#ifndef EMGPU_SOFT_PROOF_MEMO
+/* hosted boards (where the glyph memo is on): 64 entries, ~0.6 KiB each per worker; MCUs: 0 */
+#define EMGPU_SOFT_PROOF_MEMO (EMGPU_SOFT_SEP_MEMO ? 64 : 0)
+#endif
+bool eg_soft_proof_memo_on = true;
+bool eg_soft_proof_memo_verify = false;
+
+uint32_t eg_soft_proof_memo_entries(void) { return (uint32_t)(EMGPU_SOFT_PROOF_MEMO); }
+
+#if EMGPU_SOFT_PROOF_MEMO
+_Static_assert((EMGPU_SOFT_PROOF_MEMO) >= 2 && ((EMGPU_SOFT_PROOF_MEMO) & ((EMGPU_SOFT_PROOF_MEMO) - 1)) == 0,
+               "EMGPU_SOFT_PROOF_MEMO: a power of two, at least 2 (2-way sets)");
+_Static_assert(EG_SOFT_CONST_TRI_VALS <= 128u, "pm_tri_key's slot masks: 2 x 64 bits");
+#define PM_OPS 32u    /* memoized proofs: at most this many ops (the bench's rounded rectangle: 18) */
+#define PM_IN 4u      /* inputs */
+#define PM_LIVE 16u   /* slots read before written */
+#define PM_CLS 8u     /* triangle keys a worker keeps */
+
+/* The triangle's part of the key (ct's, once per triangle: its loop over the ops was ~1.3 k
+ * instructions a proof when built per set): compared whole, zeroed first (padding). */
+typedef struct pm_tri_key {
+    uint8_t small[8];      /* persp, nin, nops, nlive, out[0..3] */
+    uint8_t in_dst[PM_IN], in_interp[PM_IN];
+    uint32_t in_f[PM_IN][3];           /* a0, d1, d2 */
+    cop_t ops[PM_OPS];
+    uint32_t live[PM_LIVE][3];         /* lo, hi, cst of each slot read before written, in read order */
+} pm_tri_key_t;
+
+/* The set's part: the triangle key's class (index and generation: a class reused for another
+ * key gets a new generation, so entries of the old one never match), the geometry. */
+typedef struct pm_key {
+    int64_t e[2];          /* edges 1, 2 at the set's first block origin's pixel centre */
+    int64_t ab[4];         /* A1, B1, A2, B2 */
+    int64_t span[2];       /* bx1 - bx0, by1 - by0 */
+    uint32_t cls, gen;
+    uint32_t bits[6];      /* inv_area2, invw[0..2], eg_soft_const_range_max, hi asked */
+    uint32_t f4;           /* fx0, fx1, fy0, fy1 */
+} pm_key_t;
+
+typedef struct pm_entry {
+    pm_key_t k;
+    uint32_t used, ok;
+    aval_t out[4];                     /* the output slots after the proof (those it wrote are read) */
+} pm_entry_t;
+
+/* The slots an op list reads before it writes them, and the outputs it writes (pm_tri_key):
+ * a function of the ops, the input slots and the output slots alone, kept for the last list
+ * seen (the walk over the ops was ~1.3 k instructions a triangle; a UI draw's triangles share
+ * one list). ok: memoizable (no more than PM_LIVE such slots, none of them written later). */
+typedef struct pm_live {
+    uint32_t valid, ok, nin, nops, nlive, wm;
+    uint8_t in_dst[PM_IN], out[4], slot[PM_LIVE];
+    cop_t ops[PM_OPS];
+} pm_live_t;
+
+typedef struct pm_worker {
+    pm_live_t live;
+    pm_tri_key_t cls[PM_CLS];
+    uint32_t cls_gen[PM_CLS], cls_used[PM_CLS], cls_next;
+    pm_entry_t e[EMGPU_SOFT_PROOF_MEMO];
+} pm_worker_t;
+
+static pm_worker_t pm_tab[EMGPU_SOFT_MAX_THREADS];
+
+static void pm_live_scan(pm_live_t *L, const eg_soft_const_tri_t *ct)
+{
+    L->valid = 1u;
+    L->ok = 0u;
+    L->nin = ct->nin;
+    L->nops = ct->nops;
+    eg_memcpy(L->in_dst, ct->in_dst, ct->nin);
+    eg_memcpy(L->out, ct->out, 4);
+    eg_memcpy(L->ops, ct->ops, ct->nops * sizeof(cop_t));
+    uint64_t wr[2] = { 0, 0 }, rd[2] = { 0, 0 };
+    for (uint32_t i = 0; i < ct->nin; i++) wr[ct->in_dst[i] >> 6] |= 1ull << (ct->in_dst[i] & 63u);
+    uint32_t nlive = 0;
+    for (uint32_t i = 0; i < ct->nops; i++) {
+        const cop_t *o = &ct->ops[i];
+        const uint8_t opd[3] = { o->a, o->b, o->c };
+        for (uint32_t j = 0, n = op_args(o->op); j < n; j++) {
+            const uint32_t s = opd[j];
+            const uint64_t b = 1ull << (s & 63u);
+            if ((wr[s >> 6] | rd[s >> 6]) & b) continue;
+            if (nlive == PM_LIVE) return;
+            rd[s >> 6] |= b;
+            L->slot[nlive++] = (uint8_t)s;
+        }
+        wr[o->dst >> 6] |= 1ull << (o->dst & 63u);
+    }
+    if ((rd[0] & wr[0]) | (rd[1] & wr[1])) return;
+    L->wm = 0;
+    for (uint32_t c = 0; c < 4u; c++) L->wm |= (uint32_t)(wr[ct->out[c] >> 6] >> (ct->out[c] & 63u) & 1u) << c;
+    L->nlive = nlive;
+    L->ok = 1u;
+}
+
+/* ct's triangle key; false: not memoized (too big, or a value carried from proof to proof). *wm:
+ * the output components whose slots the proof writes. */
+static bool pm_tri_key(pm_live_t *L, const eg_soft_const_tri_t *ct, pm_tri_key_t *k, uint32_t *wm)
+{
+    if (ct->nops > PM_OPS || ct->nin > PM_IN) return false;
+    if (!L->valid || L->nops != ct->nops || L->nin != ct->nin || eg_memcmp(L->out, ct->out, 4) != 0 ||
+        eg_memcmp(L->in_dst, ct->in_dst, ct->nin) != 0 || eg_memcmp(L->ops, ct->ops, ct->nops * sizeof(cop_t)) != 0)
+        pm_live_scan(L, ct);
+    if (!L->ok) return false;
+    eg_memset(k, 0, sizeof *k);
+    for (uint32_t i = 0; i < ct->nin; i++) {
+        k->in_dst[i] = ct->in_dst[i];
+        k->in_interp[i] = ct->in_interp[i];
+        k->in_f[i][0] = fbits(ct->in_a0[i]);
+        k->in_f[i][1] = fbits(ct->in_d1[i]);
+        k->in_f[i][2] = fbits(ct->in_d2[i]);
+    }
+    eg_memcpy(k->ops, ct->ops, ct->nops * sizeof(cop_t));
+    for (uint32_t i = 0; i < L->nlive; i++) {
+        const aval_t *v = &ct->v[L->slot[i]];
+        k->live[i][0] = fbits(v->lo);
+        k->live[i][1] = fbits(v->hi);
+        k->live[i][2] = v->cst;
+    }
+    for (uint32_t c = 0; c < 4u; c++) k->small[4u + c] = ct->out[c];
+    k->small[0] = ct->persp;
+    k->small[1] = ct->nin;
+    k->small[2] = ct->nops;
+    k->small[3] = (uint8_t)L->nlive;
+    *wm = L->wm;
+    return true;
+}
+
+/* ct's class in the worker's memo (ct->pm_cls: index + 1, or PM_NONE), once per triangle */
+#define PM_NONE 0xffffffffu
+static void pm_classify(pm_worker_t *m, eg_soft_const_tri_t *ct)
+{
+    pm_tri_key_t k;
+    uint32_t wm;
+    ct->pm_cls = PM_NONE;
+    if (!pm_tri_key(&m->live, ct, &k, &wm)) return;
+    uint32_t c = 0;
+    while (c < PM_CLS && !(m->cls_used[c] && eg_memcmp(&m->cls[c], &k, sizeof k) == 0)) c++;
+    if (c == PM_CLS) {   /* a new class, round robin: its new generation retires the old one's entries */
+        c = m->cls_next;
+        m->cls_next = (c + 1u) % PM_CLS;
+        m->cls[c] = k;
+        m->cls_used[c] = 1u;
+        m->cls_gen[c]++;
+    }
+    ct->pm_cls = c + 1u;
+    ct->pm_gen = m->cls_gen[c];
+    ct->pm_wm = (uint8_t)wm;
+}
+
+static inline uint32_t pm_hash(const pm_key_t *k)
+{
+    uint64_t h = (uint64_t)k->e[0] * 0x9e3779b97f4a7c15ull ^ (uint64_t)k->e[1] * 0xc2b2ae3d27d4eb4full;
+    h ^= (uint64_t)(k->span[0] * 31 + k->span[1]) * 0x165667b19e3779f9ull;
+    h ^= (uint64_t)(k->f4 * 0x27d4eb2fu) ^ (uint64_t)k->cls * 0x85ebca77u;
+    return (uint32_t)(h >> 32 ^ h);
+}
+
+static inline bool pm_same(const pm_key_t *a, const pm_key_t *b)
+{
+    return a->e[0] == b->e[0] && a->e[1] == b->e[1] && a->span[0] == b->span[0] && a->span[1] == b->span[1] &&
+           a->f4 == b->f4 && a->cls == b->cls && a->gen == b->gen && a->ab[0] == b->ab[0] && a->ab[1] == b->ab[1] &&
+           a->ab[2] == b->ab[2] && a->ab[3] == b->ab[3] && a->bits[0] == b->bits[0] && a->bits[1] == b->bits[1] &&
+           a->bits[2] == b->bits[2] && a->bits[3] == b->bits[3] && a->bits[4] == b->bits[4] && a->bits[5] == b->bits[5];
+}
+
+/* The set key of ct's proof (tag 0, or 1: hi asked) or probe (tag 2 | probe_out << 2) over p;
+ * false: not memoized. */
+static bool pm_set_key(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t tag, pm_key_t *k)
+{
+    const eg_soft_worker_t *w = f->w;
+    /* (in-block offsets are 0..3: f4 below holds them exactly) */
+    if (!eg_soft_proof_memo_on || w->index >= EMGPU_SOFT_MAX_THREADS || (p->fx0 | p->fx1 | p->fy0 | p->fy1) > 3u)
+        return false;
+    if (ct->pm_cls == 0u) pm_classify(&pm_tab[w->index], ct);
+    if (ct->pm_cls == PM_NONE) return false;
+    const eg_soft_setup_t *st = &f->s;
+    const int64_t X = p->bx0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = p->by0 * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    const float *iw = f->t->invw;
+    *k = (pm_key_t){ { st->A[1] * X + st->B[1] * Y + st->C[1], st->A[2] * X + st->B[2] * Y + st->C[2] },
+                     { st->A[1], st->B[1], st->A[2], st->B[2] },
+                     { p->bx1 - p->bx0, p->by1 - p->by0 },
+                     ct->pm_cls,
+                     ct->pm_gen,
+                     { fbits(st->inv_area2), fbits(iw[0]), fbits(iw[1]), fbits(iw[2]), fbits(eg_soft_const_range_max), tag },
+                     p->fx0 | p->fx1 << 8 | p->fy0 << 16 | p->fy1 << 24 };
+    return true;
+}
+
+/* k's 2-way set in the worker's memo, and its entry there (NULL: a miss) */
+static pm_entry_t *pm_lookup(const eg_soft_worker_t *w, const pm_key_t *k, pm_entry_t **set)
+{
+    *set = &pm_tab[w->index].e[2u * (pm_hash(k) & ((EMGPU_SOFT_PROOF_MEMO) / 2u - 1u))];
+    for (uint32_t way = 0; way < 2u; way++)
+        if ((*set)[way].used && pm_same(&(*set)[way].k, k)) return &(*set)[way];
+    return NULL;
+}
+
+static pm_entry_t *pm_insert(pm_entry_t *set, const pm_key_t *k, bool ok)
+{
+    set[1] = set[0];
+    set[0].k = *k;
+    set[0].used = 1u;
+    set[0].ok = ok;
+    return &set[0];
+}
+
+/* region_tri_eval of ct over p through the worker's memo */
+static bool pxset_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
+                       uint32_t *hi)
+{
+    eg_soft_worker_t *w = f->w;
+    pm_key_t k;
+    if (!pm_set_key(f, ct, p, hi != NULL, &k)) return region_tri_eval(f, ct, p, outb, hi);
+    pm_entry_t *set, *e = pm_lookup(w, &k, &set);
+    if (e) {
+        w->proof_memo_hits++;
+        bool ok = e->ok != 0u;
+        if (ok) {
+            for (uint32_t c = 0; c < 4u; c++)
+                if (ct->pm_wm >> c & 1u) ct->v[ct->out[c]] = e->out[c];
+            ok = tri_out(ct, outb, hi);
+        }
+        if (eg_soft_proof_memo_verify) {
+            uint32_t o2[4], h2[4];
+            bool ok2 = region_tri_eval(f, ct, p, o2, hi ? h2 : NULL);
+            if (ok2 != ok || (ok && (differ4(o2, outb) || (hi && differ4(h2, hi))))) w->proof_memo_wrong++;
+        }
+        return ok;
+    }
+    const bool ok = region_tri_eval(f, ct, p, outb, hi);
+    e = pm_insert(set, &k, ok);
+    for (uint32_t c = 0; c < 4u; c++) e->out[c] = ct->v[ct->out[c]];
+    return ok;
+}
+
+/* probe_differs through the memo (its inputs are the proof's, but for the 4 corner pixels'
+ * plain float run: the same key; the output components it checks, probe_out, in the tag; a
+ * component it reads that no proof writes would be read from the value table: not memoized).
+ * A probe only chooses between a proof and the program, so a wrong answer could cost
+ * instructions, never bytes (eg_soft_const_probe_tri); it is exact all the same. */
+static bool probe_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
+{
+    eg_soft_worker_t *w = f->w;
+    pm_key_t k;
+    if (!pm_set_key(f, ct, p, 2u | (uint32_t)ct->probe_out << 2, &k) || (ct->probe_out & ~ct->pm_wm))
+        return probe_differs(f, ct, p);
+    pm_entry_t *set, *e = pm_lookup(w, &k, &set);
+    if (e) {
+        w->proof_memo_hits++;
+        if (eg_soft_proof_memo_verify && probe_differs(f, ct, p) != (e->ok != 0u)) w->proof_memo_wrong++;
+        return e->ok != 0u;
+    }
+    const bool d = probe_differs(f, ct, p);
+    pm_insert(set, &k, d);
+    return d;
+}
+#else
+static bool pxset_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p, uint32_t outb[4],
+                       uint32_t *hi)
+{
+    return region_tri_eval(f, ct, p, outb, hi);
+}
+
+static bool probe_eval(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, const eg_soft_pxset_t *p)
+{
+    return probe_differs(f, ct, p);
+}
+#endif
 
 /* soft_raster_rect.c (rectpair, session 12): one pixel set's proof (no interior or band: the
  * rectangle walk keeps its own pieces). Without region_tri's probe (session 13, rectc): the
@@ -709,15 +1034,11 @@ bool eg_soft_const_pxset_tri(const eg_soft_frag_t *f, eg_soft_const_tri_t *ct, c
                              uint32_t hi[4])
 {
     f->w->crange = false;
-    if (ct->state <= 0 || !region_tri_eval(f, ct, p, outb, ct->rng ? hi : NULL)) return false;
+    if (ct->state <= 0 || !pxset_eval(f, ct, p, outb, ct->rng ? hi : NULL)) return false;
     if (!ct->rng && hi) eg_memcpy(hi, outb, 4u * sizeof hi[0]);
     return true;
 }
 
-static inline bool differ4(const uint32_t a[4], const uint32_t b[4])
-{
-    return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) != 0u;
-}
 
 void eg_soft_const_tri_interior(eg_soft_const_tri_t *ct, int64_t x0, int64_t x1, int64_t y0, int64_t y1)
 {

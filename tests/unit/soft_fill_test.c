@@ -853,4 +853,80 @@ EG_TEST(soft_fill, rect_pair_ramp_rows_match_two_triangles)
     eg_test_device_release();
 }
 
+/* The rect path's proof memo (soft_raster_const.c pxset_eval, helper rectcut, session 15): the
+ * bench's rounded rectangle (span_rrect.frag, 48 x 36 px, radius 12) as several quads in one
+ * draw: one moved by (4, 4) px from another (every exact edge value the same: the memo's hits),
+ * one at another phase (5, 2), one at the first's place in another colour (its pass-through
+ * channels are not in the key: read from its own triangle) and one there at another alpha (a
+ * value the proof's ops read: another key), one crossing the target's left and top edges
+ * (clipped sets); RGBA8 / BGRA8 / RGB565, alpha 170 and 255, with and without the scissor, on 1
+ * worker and on 2 with 16 px tiles (cells cut at tile borders), ranges of width 1
+ * (eg_soft_const_range_max, in the key). The memo's every hit is recomputed
+ * (eg_soft_proof_memo_verify) and must match, and the bytes must be those of the quads drawn as
+ * two triangles each (eg_soft_rect_pair_on off) and of the rect path with the memo off; where
+ * the memo is compiled in (eg_soft_proof_memo_entries) its hits must have happened (the
+ * submitting thread's worker). */
+EG_TEST(soft_fill, rect_pair_proof_memo_matches)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    enum { RW = 56, RH = 40 };
+    static uint8_t nomemo[RW * RH * 4];
+    uint8_t *const on = rect_on, *const off = rect_off;
+    /* x0, y0 (a 48 x 36 quad), red, alpha's xor with the case's alpha */
+    static const float quads[6][4] = { { 4.0f, 0.0f, 60.0f, 0.0f }, { 8.0f, 4.0f, 200.0f, 0.0f },
+                                       { 5.0f, 2.0f, 120.0f, 0.0f }, { 4.0f, 0.0f, 10.0f, 0.0f },
+                                       { 4.0f, 0.0f, 60.0f, 85.0f }, { -4.0f, -2.0f, 250.0f, 0.0f } };
+    static const uint8_t sets[3][4] = { { 0, 1, 3, 4 }, { 2, 5, 1, 0 }, { 4, 0, 1, 2 } };
+    const float keep = eg_soft_const_range_max;
+    const bool ver = eg_soft_proof_memo_verify;
+    uint32_t bad = 0, wrong = 0, hits = 0;
+    sdf_frag = "span_rrect.frag";
+    eg_soft_proof_memo_verify = true;
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t a = 0; a < 2u; a++)
+            for (uint32_t g = 0; g < 3u; g++)
+                for (uint32_t k = 0; k < 8u; k++) {
+                    bool scissor = k & 1u, two = (k >> 1) & 1u;
+                    eg_soft_const_range_max = (k >> 2) ? 1.0f : keep;
+                    const float uv[4] = { -24.0f, 24.0f, -18.0f, 18.0f };
+                    svtx_t v[24];
+                    uint32_t n = 0;
+                    for (uint32_t i = 0; i < 4u; i++) {
+                        const float *Q = quads[sets[g][i]];
+                        uint32_t m = rect_quad(v + n, false, RW, RH, Q[0], Q[1], Q[0] + 48.0f, Q[1] + 36.0f, uv,
+                                               (uint8_t)((a ? 255u : 170u) ^ (uint32_t)Q[3]));
+                        for (uint32_t j = n; j < n + m; j++) v[j].color[0] = (uint8_t)Q[2];
+                        n += m;
+                    }
+                    uint32_t bpp = f == 2u ? 2u : 4u;
+                    eg_soft_set_threads(two ? 2u : 1u);
+                    eg_soft_bin_set_tile_px(two ? 16u : 0u);
+                    uint32_t h0 = eg_soft_worker_main.proof_memo_hits, w0 = eg_soft_worker_main.proof_memo_wrong;
+                    bool ok = render(d, fill_fmts[f], &premul, v, n, scissor, on, RW, RH);
+                    hits += eg_soft_worker_main.proof_memo_hits - h0;
+                    wrong += eg_soft_worker_main.proof_memo_wrong - w0;
+                    eg_soft_proof_memo_on = false;
+                    ok = ok && render(d, fill_fmts[f], &premul, v, n, scissor, nomemo, RW, RH);
+                    eg_soft_proof_memo_on = true;
+                    eg_soft_rect_pair_on = false;
+                    ok = ok && render(d, fill_fmts[f], &premul, v, n, scissor, off, RW, RH);
+                    eg_soft_rect_pair_on = true;
+                    eg_soft_const_range_max = keep;
+                    eg_soft_bin_set_tile_px(0);
+                    eg_soft_set_threads(0);
+                    const size_t sz = (size_t)RW * RH * bpp;
+                    if ((!ok || memcmp(on, off, sz) != 0 || memcmp(on, nomemo, sz) != 0) && bad++ < 4u)
+                        eg_test_printf("    format %u alpha %u set %u case %u differs\n", f, a, g, k);
+                }
+    sdf_frag = "span_sdf.frag";
+    eg_soft_proof_memo_verify = ver;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong, 0u);
+    if (eg_soft_proof_memo_entries()) EG_EXPECT(hits > 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 #endif /* EMGPU_HAL_SOFT */
