@@ -334,6 +334,21 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #define EMGPU_SOFT_SEP_MEMO 0
 #endif
 #endif
+/** Glyph quads' whole set-up (both triangles' edges, hal/soft/soft_span.c quad_fill, ~1.5 k
+ *  instructions a quad before the kernel) remembered per worker thread, keyed on the quad's raw
+ *  inputs relative to its 4x4 block (soft_span.c QUAD MEMO): entries per thread (4-way sets:
+ *  rounded up to a multiple of 4); 0 = off. The same bytes either way. Static memory: ~0.85 KiB
+ *  an entry for each of EMGPU_SOFT_MAX_THREADS workers (hosts, 512 entries: ~440 KiB a thread,
+ *  ~1.7 MiB of .bss for 4; pages of idle workers are never touched). Hosted boards: 512 (the UI
+ *  bench: 87 keys on row 2; 256 entries took ~500 more misses there, +1.0 M instructions, 128
+ *  in 2-way sets ~1.9 k, +3.1 M); MCUs: 0 (no glyph pair kernel to use it). */
+#ifndef EMGPU_SOFT_QUAD_MEMO
+#if EMGPU_PORT_HAS_ENV
+#define EMGPU_SOFT_QUAD_MEMO 512
+#else
+#define EMGPU_SOFT_QUAD_MEMO 0
+#endif
+#endif
 /** Tile size of the soft rasterizer's binning (pixels, square, multiple of 4): a render pass's
  *  triangles are binned per tile and each tile is rasterized by one worker. Smaller tiles suit
  *  small targets and banded panels; bigger ones cost fewer bin references per triangle. */

@@ -14,6 +14,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_raster.h"
+#include "hal/soft/soft_span.h"
 #include "hal/soft/soft_vm_simd.h"
 
 /* Standard sample positions in 1/256 px (Vulkan "standard sample locations"): 1x = centre;
@@ -1085,15 +1086,46 @@ void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
     raster_set_up(&f, w, box);
 }
 
+/* A glyph quad drawn from the worker's memo of whole set-ups (soft_span.c QUAD MEMO) before
+ * tri_setup_: its inputs are the snapped vertices (snap6, as tri_setup_ snaps them) and the
+ * boxes clipped as tri_setup_ and raster_pair_set_up clip them (both not empty, else no memo:
+ * the general path decides). *pend: a miss's key waits for eg_soft_span_pair. */
+static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+static EG_ALWAYS_INLINE bool quad_memo(eg_soft_frag_t f[2], eg_soft_worker_t *w, const eg_soft_pass_state_t *ps,
+                                       bool *pend)
+{
+    *pend = false;
+    if (!eg_soft_quad_memo_on || !eg_soft_span_pairs(ps->rs)) return false;
+    int32_t xy[2][8];
+    int64_t c[2][4];
+    /* the scissor and the worker's rectangle: max(max(b, s), w) = max(b, max(s, w)) */
+    const int64_t r0 = max64(ps->sc_x0, w->clip_x0), r1 = min64(ps->sc_x1, w->clip_x1);
+    const int64_t r2 = max64(ps->sc_y0, w->clip_y0), r3 = min64(ps->sc_y1, w->clip_y1);
+    for (uint32_t i = 0; i < 2u; i++) {
+        snap6(f[i].t, xy[i]);
+        const int32_t *X = xy[i], *Y = xy[i] + 3;
+        const int32_t minX = min32(X[0], min32(X[1], X[2])), maxX = max32(X[0], max32(X[1], X[2]));
+        const int32_t minY = min32(Y[0], min32(Y[1], Y[2])), maxY = max32(Y[0], max32(Y[1], Y[2]));
+        c[i][0] = max64(minX >> EG_SOFT_SUBPIX_BITS, r0);
+        c[i][1] = min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, r1);
+        c[i][2] = max64(minY >> EG_SOFT_SUBPIX_BITS, r2);
+        c[i][3] = min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, r3);
+        if (c[i][0] >= c[i][1] || c[i][2] >= c[i][3]) return false;
+    }
+    return eg_soft_quad_memo(f, (const int32_t(*)[8])xy, (const int64_t(*)[4])c, pend);
+}
+
 void eg_soft_raster_prepared_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *const t[2],
                                   const eg_soft_setup_t s[2], const int64_t box[2][4])
 {
     eg_soft_frag_t f[2];
-    for (uint32_t i = 0; i < 2u; i++) {
-        frag_init(&f[i], w, ps, t[i]);
-        f[i].s = s[i];
-    }
+    for (uint32_t i = 0; i < 2u; i++) frag_init(&f[i], w, ps, t[i]);
+    bool pend;
+    if (quad_memo(f, w, ps, &pend)) return;
+    for (uint32_t i = 0; i < 2u; i++) f[i].s = s[i];
     raster_pair_set_up(f, w, box);
+    if (pend) eg_soft_quad_memo_end(w);
 }
 
 void eg_soft_raster_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0,
@@ -1103,11 +1135,14 @@ void eg_soft_raster_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, co
     int64_t box[2][4];
     frag_init(&f[0], w, ps, t0);
     frag_init(&f[1], w, ps, t1);
+    bool pend;
+    if (quad_memo(f, w, ps, &pend)) return;
     /* tri_setup_ inlined: a pair's two calls' frames were ~30 instructions a glyph quad (pairset2) */
     bool ok0 = tri_setup_(ps, t0, &f[0].s, box[0]), ok1 = tri_setup_(ps, t1, &f[1].s, box[1]);
     if (ok0 && ok1) raster_pair_set_up(f, w, box);
     else if (ok0) raster_set_up(&f[0], w, box[0]);
     else if (ok1) raster_set_up(&f[1], w, box[1]);
+    if (pend) eg_soft_quad_memo_end(w);
 }
 
 void eg_soft_raster_triangle(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)

@@ -334,12 +334,51 @@ static bool classify(const struct eg_soft_raster_pipeline *r, eg_soft_span_pipe_
     return true;
 }
 
+/* The quad memo's per-pipeline part of the key (sp->qm_*, soft_span_int.h): the varyings
+ * quad_tri reads (the colour's, fz_val or fz_col_j's four, and the coordinates') as one window
+ * of 8 and two lane masks; a number no other pipeline gets (the key's pipeline, for everything
+ * quad_tri, quad_common and tri_setup_ read from sp and its raster pipeline: slots, modes, cull). */
+static void quad_memo_prep(eg_soft_span_pipe_t *sp)
+{
+    static uint64_t serials;
+    sp->qm_serial = __atomic_add_fetch(&serials, 1u, __ATOMIC_RELAXED);
+    sp->qm_j = SPAN_NO_VAL;
+    sp->qm_vmask = 0u;
+    if (!sp->fz_glyph || !sp->cls.tex) return;
+    uint32_t val[6], n = 0, lo = EG_SOFT_MAX_VARY, hi = 0;
+    for (uint32_t ch = 0; ch < 4u; ch++)
+        if (sp->fz_val[ch] != SPAN_NO_VAL) val[n++] = sp->fz_val[ch];
+    for (uint32_t i = 0; i < 2u; i++) val[n++] = sp->val_of_slot[sp->cls.uv[i]];
+    for (uint32_t i = 0; i < n; i++) {
+        if (val[i] >= sp->nval) return;
+        lo = sp->vary[val[i]] < lo ? sp->vary[val[i]] : lo;
+        hi = sp->vary[val[i]] > hi ? sp->vary[val[i]] : hi;
+    }
+    if (sp->fz_col_j != SPAN_NO_VAL) {
+        lo = sp->fz_col_j < lo ? sp->fz_col_j : lo;
+        hi = sp->fz_col_j + 3u > hi ? sp->fz_col_j + 3u : hi;
+    }
+    _Static_assert(EG_SOFT_MAX_VARY >= 8u, "the quad memo's window of 8 varyings");
+    if (hi >= EG_SOFT_MAX_VARY || hi - lo >= 8u) return;
+    const uint32_t j0 = lo + 8u <= EG_SOFT_MAX_VARY ? lo : EG_SOFT_MAX_VARY - 8u;
+    uint32_t vm = sp->fz_col_j != SPAN_NO_VAL ? 15u << (sp->fz_col_j - j0) : 0u, pm = 0u;
+    for (uint32_t i = 0; i < n; i++) {
+        vm |= 1u << (sp->vary[val[i]] - j0);
+        if (sp->interp[val[i]] == EG_SOFT_INTERP_FLAT) pm |= 1u << (sp->vary[val[i]] - j0);
+    }
+    if (pm) return;   /* a flat value (read at prov): not in the key (glyphs' colours are interpolated) */
+    sp->qm_j = (uint8_t)j0;
+    sp->qm_vmask = (uint8_t)vm;
+    for (uint32_t i = 0; i < 8u; i++) sp->qm_vm[i] = (vm >> i) & 1u ? ~0u : 0u;
+}
+
 eg_status_t eg_soft_span_pipe_create(struct eg_soft_raster_pipeline *r)
 {
     eg_soft_span_pipe_t tmp;
     r->span = NULL;
     eg_memset(&tmp, 0, sizeof tmp);
     if (!classify(r, &tmp)) return EG_STATUS_OK;
+    quad_memo_prep(&tmp);
     r->span = eg_soft_heap_alloc(sizeof tmp);
     if (!r->span) return EG_STATUS_OUT_OF_MEMORY;
     *r->span = tmp;
@@ -764,6 +803,8 @@ static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pip
     fc->own_x1 = f->w->clip_x1;
     fc->filled = fc->skipped = fc->rows = 0;
     fc->sep = fc->sep_rect = false;
+    fc->sep_ref = NULL;
+    fc->sep_gen = 0u;
     /* edges_init + span_edges_one's result in one pass (span_edges_one_init) */
     if (fc->modes == FZ_MODES_TEXC && sp->fused[wi][FZ_MODES_TEXC] && span_edges_one_init(&f->s, fc)) return true;
     edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
@@ -936,6 +977,8 @@ static EG_ALWAYS_INLINE void quad_common(const eg_soft_frag_t *f, const eg_soft_
     c->own_x1 = f->w->clip_x1;
     c->filled = c->skipped = c->rows = 0;
     c->sep = c->sep_rect = false;
+    c->sep_ref = NULL;
+    c->sep_gen = 0u;
 }
 
 /* pair_shares for two quad_tri triangles whose moving edges are edge ma of sa, mb of sb (the only
@@ -992,6 +1035,442 @@ static EG_ALWAYS_INLINE const tex_memo_t *pair_draw(const eg_soft_frag_t *fa, co
     return m;
 }
 
+/* The pair's rows (FZ_(glyph2), or each triangle alone where pair is false) and the counters. */
+static void pair_run(eg_soft_worker_t *w, const eg_soft_span_pipe_t *sp, uint32_t wi, span_fill_t fc[2], bool pair,
+                     bool quick)
+{
+    if (pair) {
+        /* FZ_(glyph2)'s left triangle first: the one whose moving edge bounds it on the right */
+        if (fc[0].ew[0].kind < 0) sp->pair[wi](sp, &fc[0], &fc[1]);
+        else sp->pair[wi](sp, &fc[1], &fc[0]);
+        if (w == &eg_soft_worker_main) {
+            eg_soft_span_pair_quads++;
+            eg_soft_span_pair_quick_quads += quick;
+            eg_soft_span_pair_sep_quads += fc[0].sep || fc[1].sep;
+            eg_soft_span_pair_rect_quads += fc[0].sep_rect || fc[1].sep_rect;
+        }
+    } else {   /* each alone, in order, as eg_soft_span_triangle fills it */
+        sp->fused[wi][fc[0].modes](sp, &fc[0]);
+        sp->fused[wi][fc[1].modes](sp, &fc[1]);
+    }
+    for (uint32_t t = 0; t < 2u; t++) {
+        w->span_px += fc[t].filled;
+        w->span_skip_px += fc[t].skipped;
+        w->span_row_px += fc[t].rows;
+        w->span_fused_px += fc[t].filled - fc[t].rows;
+    }
+}
+
+bool eg_soft_quad_memo_on = true, eg_soft_quad_memo_verify;
+uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad;
+
+#if EMGPU_SOFT_QUAD_MEMO > 0
+/* QUAD MEMO (quadmemo, session 15): a glyph quad's whole set-up once per shape. Row 4 (UI opaque,
+ * 5 frames, 9,000 glyph quads) spent ~1.5 k instructions a quad before FZ_(glyph2): the two
+ * tri_setup_ (~410), raster_pair_set_up (~120) and quad_fill (~940). Text repeats its glyphs at
+ * few block phases, and that set-up is a function of the quad's raw inputs relative to O, a
+ * 4-px-aligned origin (t0's first snapped vertex's pixel, & ~3):
+ * TRANSLATION. Moving both triangles by (ox, oy) px, multiples of 4 (O S subpixels, S =
+ * EG_SOFT_SUBPIX), moves each snapped vertex by exactly O S (the snap is per vertex; O S is an
+ * integer; the key holds the snapped values, so the floats' snap is not in question). Then
+ * setup_edges' A, B (differences), area2 (its sign: culling, the front face; inv_area2) and the
+ * top-left adjustments are unchanged, and C' = C - A ox S - B oy S (exact int64); the boxes
+ * (X >> 8: a floor, O S a multiple of 256) move by O, and so do the scissor- and worker-clipped
+ * boxes c whose O-relative values the key holds (so a clip or a scissor that cuts the quad is in
+ * the key, whatever else it cuts). quad_tri's floats read A, B, inv_area2, 1/w and the varyings
+ * (in the key, as bits): the same operations on the same operands, so the same bits.
+ * span_edges_one_init_'s edges: k = B Y + C + A S / 2 at the box's first row becomes k - A ox S
+ * = k - kind d ox (d = |A| S), so the floor quotients of its A != 0 edges move by -kind ox with
+ * equal remainders, those of A = 0 edges (k, dk, the row bounds relative to py0) are unchanged:
+ * so the moving edge (the one with A, B != 0), the folded box (relative) and ew[0]'s kind, d, dk,
+ * r, dq, dr are the same, q and k move as said. quad_shares compares A, B, kind, d, 1/w and the
+ * colour (unchanged) and C_a + C_b, unchanged where A_a = -A_b and B_a = -B_b (else false either
+ * way). So an entry (relative: C as C + A ox S + B oy S, q + kind ox, k + kind d ox, boxes - O)
+ * restored at the hit quad's O gives exactly the fields quad_fill would give it.
+ * KEY (qm_key_t), every input of tri_setup_, raster_pair_set_up's clip and eg_soft_span_pair's
+ * quick path: the 12 snapped coordinates - O S; the clipped boxes - O (the scissor and the
+ * worker's clip are read only through them: raster_pair_set_up and quad_fill read c, tri_setup_'s
+ * own box is not empty where c is not); is_polygon (culling); the varyings quad_tri reads (the
+ * pipeline's window of 8, masked, at v[0..2]; pipelines with a flat one, read at prov, take no
+ * memo) and 1/w, as bits; the pipeline's
+ * serial (its slots, modes, interpolation, colour constants, cull and front face: fixed at
+ * creation, and serials are never reused) and the fused width. Not in the key, read fresh at
+ * each hit: the draw's tests (pair_draw: texture, target, samples), the texture's size, pitch
+ * and texels, the target's base and pitch, the worker's own columns and the hooks (quad_common
+ * and the checks below). Only results of the quick path are stored (a quad that takes another
+ * path takes it on every visit, ~0 on the bench). Compared whole (after a hash), floats as bits.
+ * Coordinates farther than 2^20 subpixels from O skip the memo (every relative value is then
+ * exact in int32 and int16, and A ox S below 2^50).
+ * Per worker (w->index), EMGPU_SOFT_QUAD_MEMO entries, 4-way sets (filled in turn; the hash
+ * compared first, the key where it matches). The UI bench has 87 keys on row 2 (47 on row 4):
+ * with 2-way sets of 128 or 256 entries some sets held 3 or more of them in turn (row 2: 1,961
+ * and 954 misses in 9,000 quads); 4-way sets of 256: 87. A miss leaves its key in
+ * qm_pend for eg_soft_span_pair's quick path to store with its result (dropped by the caller
+ * after: the triangles' addresses, compared there, are reused). FZ_(glyph2) then runs as on the
+ * general path, except that the entry also keeps the separable-table memo entry the quad's
+ * kernel found (FZ_(sep_get)'s sep_ref out, with that entry's generation) and hands it back in
+ * at hits of the same texture size and pitch (the tables' key holds those, this one does not):
+ * sep_get takes it without building its key (~270 instructions) while the entry's generation
+ * is unchanged (not overwritten since). That key is the quad's fields relative to its own 4x4
+ * block, equal for two quads equal here relative to O (the translation argument above, O a
+ * multiple of 4: the set-up alone would allow any integer O; the tables need the block phase).
+ * Checked by eg_soft_quad_memo_verify and eg_soft_sep_memo_verify (tests/unit/
+ * soft_quad_memo_test.c). */
+#define QM_WAYS 4u
+#define QM_SETS ((EMGPU_SOFT_QUAD_MEMO + QM_WAYS - 1u) / QM_WAYS)
+#define QM_RANGE ((int32_t)1 << 20)
+
+typedef struct {
+    float var[2][3][8];        /* v[0], v[1], v[2]: var[qm_j + i] of qm_vm's lanes (others 0) */
+    int32_t xy[2][8];          /* snapped x0 x1 x2 y0 y1 y2 - O S (and two 0) */
+    int16_t box[2][4];         /* c - O */
+    uint32_t iw[2][4];         /* 1/w bits (and a 0) */
+    uint64_t serial;           /* sp->qm_serial */
+    uint8_t poly[2], wi, tag;  /* tag 1: a zeroed entry never matches */
+    uint8_t pad[4];
+} qm_key_t;
+_Static_assert(sizeof(qm_key_t) == 320 && offsetof(qm_key_t, serial) == 304, "qm_key_t: no padding, 16-byte words");
+
+/* one triangle's stored fields, relative (quad_tri's; quad_common's are the current draw's) */
+#define QM_F 136u              /* span_fill_t fxd1 .. C2 */
+_Static_assert(offsetof(span_fill_t, C2) + sizeof(int64_t) - offsetof(span_fill_t, fxd1) == QM_F &&
+               offsetof(span_fill_t, uv_mode) + 2 - offsetof(span_fill_t, uv_a0) == 26 &&
+               offsetof(span_fill_t, C1) - offsetof(span_fill_t, fxd1) == QM_F - 16u,
+               "span_fill_t: the memo's runs of fields");
+typedef struct {
+    uint8_t f[QM_F];           /* fxd1, fxd2, d1y, d2y, iw0-2, inv_area2, A1, A2, B1, B2, C1, C2 (C relative) */
+    uint32_t kbits[4];
+    uint8_t uv[32];            /* uv_a0, uv_dv1, uv_dv2, uv_mode (26 bytes; copied as 32: what follows in
+                                * span_fill_t up to tbase is rewritten by quad_common or not read) */
+    edge_walk_t ew;            /* ew[0], q and k relative */
+    int16_t box[4];            /* px0, px1, py0, py1 - O (within the key's range) */
+    bool persp;
+} qm_tri_t;
+
+typedef struct {
+    qm_key_t key;
+    uint64_t h;
+    qm_tri_t t[2];
+    /* FZ_(sep_get)'s memo entry (its sep_ref, sep_gen out) for this quad at texture size tw x th,
+     * row pitch tpitch_B (the separable tables' key holds them; this key does not): passed to the
+     * kernel at a hit of the same size (sep_get checks the entry still holds it) */
+    const void *sep_ref;
+    uint64_t sep_gen;
+    int32_t tw, th;
+    uint32_t tpitch_B;
+} qm_ent_t;
+
+typedef struct {
+    qm_key_t key;
+    uint64_t h;
+    int64_t ox, oy;
+    const eg_soft_tri_t *ta, *tb;
+    bool valid;
+} qm_pend_t;
+
+static qm_ent_t qm_memo[EMGPU_SOFT_MAX_THREADS][QM_SETS][QM_WAYS];
+static uint8_t qm_next[EMGPU_SOFT_MAX_THREADS][QM_SETS];   /* the way the set's next store takes (in turn) */
+static qm_pend_t qm_pend[EMGPU_SOFT_MAX_THREADS];
+
+static inline uint32_t qm_wk(const eg_soft_worker_t *w) { return w->index < EMGPU_SOFT_MAX_THREADS ? w->index : 0u; }
+
+#if VM_SIMD
+typedef uint32_t qm_u4_t __attribute__((vector_size(16)));
+typedef int32_t qm_i4_t __attribute__((vector_size(16)));
+typedef uint64_t qm_q2_t __attribute__((vector_size(16)));
+#endif
+
+/* n bytes (a multiple of 8) from s to d, 16 at a time (GCC moved such runs 8 bytes at a time) */
+static EG_ALWAYS_INLINE void qm_copy(void *dv, const void *sv, uint32_t n)
+{
+    uint8_t *d = dv;
+    const uint8_t *s = sv;
+    uint32_t i = 0;
+#if VM_SIMD
+    for (; i + 16u <= n; i += 16u) {
+        qm_u4_t v;
+        __builtin_memcpy(&v, s + i, sizeof v);
+        __builtin_memcpy(d + i, &v, sizeof v);
+    }
+#endif
+    for (; i < n; i += 8u) {
+        uint64_t v;
+        __builtin_memcpy(&v, s + i, sizeof v);
+        __builtin_memcpy(d + i, &v, sizeof v);
+    }
+}
+
+/* var[j0, j0 + 8) of v under the lane mask m into d */
+static EG_ALWAYS_INLINE void qm_var(float *d, const eg_soft_vtx_t *v, uint32_t j0, const uint32_t m[8])
+{
+#if VM_SIMD
+    qm_u4_t x0, x1, m0, m1;
+    __builtin_memcpy(&x0, v->var + j0, sizeof x0);
+    __builtin_memcpy(&x1, v->var + j0 + 4, sizeof x1);
+    __builtin_memcpy(&m0, m, sizeof m0);
+    __builtin_memcpy(&m1, m + 4, sizeof m1);
+    x0 &= m0;
+    x1 &= m1;
+    __builtin_memcpy(d, &x0, sizeof x0);
+    __builtin_memcpy(d + 4, &x1, sizeof x1);
+#else
+    for (uint32_t i = 0; i < 8u; i++) {
+        uint32_t x;
+        __builtin_memcpy(&x, v->var + j0 + i, sizeof x);
+        x &= m[i];
+        __builtin_memcpy(d + i, &x, sizeof x);
+    }
+#endif
+}
+
+/* The key of quad f[0], f[1] (eg_soft_quad_memo's arguments) and its hash; false: out of the
+ * memo's range (the coordinates). */
+static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp, uint32_t wi,
+                                    const int32_t xy[2][8], const int64_t c[2][4], int64_t ox, int64_t oy,
+                                    qm_key_t *k, uint64_t *h)
+{
+    /* O S fits int32 (|X0| < 2^28, the caller's test); then each X - O S is below 2^32 - 2^20 in
+     * magnitude, so the wrapped 32-bit difference is small (the range test) exactly where the
+     * true one is */
+    const uint32_t oxs = (uint32_t)(ox * EG_SOFT_SUBPIX), oys = (uint32_t)(oy * EG_SOFT_SUBPIX);
+    uint32_t far = 0u;
+#if VM_SIMD
+    const qm_u4_t o0 = { oxs, oxs, oxs, oys }, o1 = { oys, oys, 0u, 0u }, m1 = { ~0u, ~0u, 0u, 0u };
+    const qm_u4_t rg = { (uint32_t)QM_RANGE, (uint32_t)QM_RANGE, (uint32_t)QM_RANGE, (uint32_t)QM_RANGE };
+    qm_u4_t fv = { 0u, 0u, 0u, 0u };
+    for (uint32_t i = 0; i < 2u; i++) {
+        qm_u4_t a, b;
+        __builtin_memcpy(&a, xy[i], sizeof a);
+        __builtin_memcpy(&b, xy[i] + 4, sizeof b);
+        a -= o0;
+        b = (b - o1) & m1;
+        fv |= ((a + rg) | (b + rg)) >> 21;
+        __builtin_memcpy(k->xy[i], &a, sizeof a);
+        __builtin_memcpy(k->xy[i] + 4, &b, sizeof b);
+    }
+    uint64_t fw[2];
+    __builtin_memcpy(fw, &fv, sizeof fw);
+    far = (fw[0] | fw[1]) != 0u;
+#else
+    for (uint32_t i = 0; i < 2u; i++) {
+        for (uint32_t j = 0; j < 6u; j++) {
+            const uint32_t d = (uint32_t)xy[i][j] - (j < 3u ? oxs : oys);
+            far |= (d + (uint32_t)QM_RANGE) >> 21;
+            k->xy[i][j] = (int32_t)d;
+        }
+        k->xy[i][6] = k->xy[i][7] = 0;
+    }
+#endif
+    if (far) return false;
+    const eg_soft_tri_t *const t[2] = { f[0].t, f[1].t };
+    const uint32_t j0 = sp->qm_j;
+    for (uint32_t i = 0; i < 2u; i++) {
+        for (uint32_t v = 0; v < 3u; v++) qm_var(k->var[i][v], t[i]->v[v], j0, sp->qm_vm);   /* (no flat value: prov not read) */
+        for (uint32_t j = 0; j < 4u; j++) k->box[i][j] = (int16_t)(c[i][j] - (j < 2u ? ox : oy));
+        __builtin_memcpy(k->iw[i], t[i]->invw, 3u * sizeof(float));
+        k->iw[i][3] = 0u;
+        k->poly[i] = t[i]->is_polygon;
+    }
+    k->serial = sp->qm_serial;
+    k->wi = (uint8_t)wi;
+    k->tag = 1u;
+    __builtin_memset(k->pad, 0, sizeof k->pad);
+    /* the set: a multiplicative hash of the words that tell glyphs (the first vertex's varyings),
+     * shapes and phases (the coordinates, the boxes) apart, each word its own odd multiplier (an
+     * XOR of fewer products left sets of the UI bench's 87 keys with 3 or more: row 2 took 1,961
+     * misses in 9,000 quads at 128 entries) */
+    static const uint64_t K[14] = { 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+                                    0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
+                                    0x87C37B91114253D5ull, 0x4CF5AD432745937Full, 0x2545F4914F6CDD1Dull,
+                                    0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull, 0x8CB92BA72F3D8DD7ull,
+                                    0xA0761D6478BD642Full, 0xE7037ED1A0B428DBull };
+    uint64_t w[14];
+    __builtin_memcpy(w, k->var[0][0], 32);
+    __builtin_memcpy(w + 4, k->xy, 64);
+    __builtin_memcpy(w + 12, k->box, 16);
+    uint64_t a = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 14
+#endif
+    for (uint32_t i = 0; i < 14u; i++) a += w[i] * K[i];
+    *h = (a ^ a >> 29) * 0x9E3779B97F4A7C15ull;
+    return true;
+}
+
+/* keys a and b equal, byte for byte */
+static EG_ALWAYS_INLINE bool qm_same(const qm_key_t *a, const qm_key_t *b)
+{
+#if VM_SIMD
+    qm_q2_t d = { 0, 0 };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 20
+#endif
+    for (uint32_t i = 0; i < sizeof *a; i += 16u) {
+        qm_q2_t x, y;
+        __builtin_memcpy(&x, (const uint8_t *)a + i, sizeof x);
+        __builtin_memcpy(&y, (const uint8_t *)b + i, sizeof y);
+        d |= x ^ y;
+    }
+    return !(d[0] | d[1]);
+#else
+    uint64_t d = 0;
+    for (uint32_t i = 0; i < sizeof *a; i += 8u) {
+        uint64_t x, y;
+        __builtin_memcpy(&x, (const uint8_t *)a + i, sizeof x);
+        __builtin_memcpy(&y, (const uint8_t *)b + i, sizeof y);
+        d |= x ^ y;
+    }
+    return !d;
+#endif
+}
+
+/* quad_tri's fields of c relative to O into e, and back (the MEMO comment's relative forms) */
+static void qm_save(qm_tri_t *e, const span_fill_t *c, int64_t ox, int64_t oy)
+{
+    const int64_t xs = ox * EG_SOFT_SUBPIX, ys = oy * EG_SOFT_SUBPIX;
+    const int64_t cr[2] = { c->C1 + c->A1 * xs + c->B1 * ys, c->C2 + c->A2 * xs + c->B2 * ys };
+    __builtin_memcpy(e->f, c->fxd1, QM_F - 16u);
+    __builtin_memcpy(e->f + QM_F - 16u, cr, 16u);
+    __builtin_memcpy(e->kbits, c->kbits, sizeof e->kbits);
+    __builtin_memset(e->uv, 0, sizeof e->uv);
+    __builtin_memcpy(e->uv, c->uv_a0, 26u);
+    e->persp = c->persp;
+    e->ew = c->ew[0];
+    e->ew.q += e->ew.kind * ox;
+    e->ew.k += e->ew.kind * e->ew.d * ox;
+    e->box[0] = (int16_t)(c->px0 - ox); e->box[1] = (int16_t)(c->px1 - ox);
+    e->box[2] = (int16_t)(c->py0 - oy); e->box[3] = (int16_t)(c->py1 - oy);
+}
+
+_Static_assert(offsetof(span_fill_t, uv_a0) + 32u <= offsetof(span_fill_t, tw) &&
+               offsetof(span_fill_t, kbits) + 16u <= offsetof(span_fill_t, mode),
+               "qm_load's 32-byte run from uv_a0 stops before tw");
+static EG_ALWAYS_INLINE void qm_load(const qm_tri_t *e, span_fill_t *c, int64_t ox, int64_t oy)
+{
+    const int64_t xs = ox * EG_SOFT_SUBPIX, ys = oy * EG_SOFT_SUBPIX;
+    qm_copy(c->fxd1, e->f, QM_F);
+    c->C1 -= c->A1 * xs + c->B1 * ys;
+    c->C2 -= c->A2 * xs + c->B2 * ys;
+    qm_copy(c->kbits, e->kbits, sizeof e->kbits);
+    qm_copy(c->uv_a0, e->uv, sizeof e->uv);   /* (then tbase: quad_common's) */
+    c->persp = e->persp;
+    qm_copy(&c->ew[0], &e->ew, sizeof e->ew);
+    c->ew[0].q -= e->ew.kind * ox;
+    c->ew[0].k -= e->ew.kind * e->ew.d * ox;
+    c->px0 = e->box[0] + ox; c->px1 = e->box[1] + ox;
+    c->py0 = e->box[2] + oy; c->py1 = e->box[3] + oy;
+}
+
+/* eg_soft_quad_memo_verify: the general set-up of the hit quad (tri_setup_, raster_pair_set_up's
+ * clip, eg_soft_span_pair's tests, quad_fill) and every field FZ_(glyph2) reads against fc's */
+static __attribute__((noinline)) void qm_check(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp,
+                                               const eg_soft_sample2d_t *s2, const span_fill_t fc[2])
+{
+    eg_soft_frag_t g[2] = { f[0], f[1] };
+    int64_t b[2][4];
+    span_fill_t v[2];
+    bool ok = true;
+    for (uint32_t i = 0; i < 2u; i++) {
+        const eg_soft_worker_t *w = g[i].w;
+        const eg_soft_tri_t *t = g[i].t;
+        ok = ok && eg_soft_tri_prepare(g[i].ps, t, &g[i].s, b[i]);
+        b[i][0] = b[i][0] > w->clip_x0 ? b[i][0] : w->clip_x0; b[i][1] = b[i][1] < w->clip_x1 ? b[i][1] : w->clip_x1;
+        b[i][2] = b[i][2] > w->clip_y0 ? b[i][2] : w->clip_y0; b[i][3] = b[i][3] < w->clip_y1 ? b[i][3] : w->clip_y1;
+        ok = ok && b[i][0] < b[i][1] && b[i][2] < b[i][3] && t->invw[0] == t->invw[1] && t->invw[0] == t->invw[2];
+    }
+    ok = ok && quad_fill(&g[0], b[0], &g[1], b[1], sp, s2, v);
+    for (uint32_t i = 0; ok && i < 2u; i++) {
+        const span_fill_t *x = &fc[i], *y = &v[i];
+        ok = !__builtin_memcmp(x->fxd1, y->fxd1, QM_F) && !__builtin_memcmp(x->kbits, y->kbits, sizeof x->kbits) &&
+             !__builtin_memcmp(x->uv_a0, y->uv_a0, 26) && x->persp == y->persp && x->px0 == y->px0 &&
+             x->px1 == y->px1 && x->py0 == y->py0 && x->py1 == y->py1 && x->ew[0].kind == y->ew[0].kind &&
+             x->ew[0].d == y->ew[0].d && x->ew[0].q == y->ew[0].q && x->ew[0].r == y->ew[0].r &&
+             x->ew[0].dq == y->ew[0].dq && x->ew[0].dr == y->ew[0].dr && x->ew[0].k == y->ew[0].k &&
+             x->ew[0].dk == y->ew[0].dk;
+    }
+    __atomic_fetch_add(&eg_soft_quad_memo_hits, 1u, __ATOMIC_RELAXED);
+    if (!ok) __atomic_fetch_add(&eg_soft_quad_memo_bad, 1u, __ATOMIC_RELAXED);
+}
+
+bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int64_t c[2][4], bool *pend)
+{
+    const eg_soft_span_pipe_t *sp = f[0].rs->span;
+    const uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
+    /* eg_soft_span_pair's quick path's tests that are not in the key (the hooks, the draw's) */
+    if (!eg_soft_quad_memo_on || !sp || sp->qm_j == SPAN_NO_VAL || !eg_soft_raster_fast_paths ||
+        !eg_soft_span_pair_on || !eg_soft_span_pair_quick_on || !sp->fused[wi][FZ_MODES_TEXC] ||
+        xy[0][0] + (1 << 28) < 0 || xy[0][0] >= (1 << 28) || xy[0][3] + (1 << 28) < 0 || xy[0][3] >= (1 << 28))
+        return false;
+    f[0].samples = f[1].samples = f[0].ps->fb->samples == 4u ? 4u : 1u;   /* raster_pair_set_up's */
+    const tex_memo_t *m = pair_draw(&f[0], sp, wi);
+    if (!m) return false;
+    const int64_t ox = (xy[0][0] >> EG_SOFT_SUBPIX_BITS) & ~(int64_t)3, oy = (xy[0][3] >> EG_SOFT_SUBPIX_BITS) & ~(int64_t)3;
+    const uint32_t wk = qm_wk(f[0].w);
+    qm_pend_t *p = &qm_pend[wk];
+    if (!qm_key(f, sp, wi, xy, c, ox, oy, &p->key, &p->h)) return false;
+    const uint32_t si = (uint32_t)(((p->h >> 32) * (uint64_t)QM_SETS) >> 32);
+    qm_ent_t *const set = qm_memo[wk][si];
+    for (uint32_t i = 0; i < QM_WAYS; i++) {
+        qm_ent_t *e = &set[i];
+        if (e->h != p->h || !qm_same(&e->key, &p->key)) continue;
+        span_fill_t fc[2];
+        for (uint32_t j = 0; j < 2u; j++) {
+            qm_load(&e->t[j], &fc[j], ox, oy);
+            quad_common(&f[j], sp, &m->s2, &fc[j]);
+        }
+        span_fill_t *l = fc[0].ew[0].kind < 0 ? &fc[0] : &fc[1];   /* pair_run's first: sep_get's cl */
+        if (e->tw == fc[0].tw && e->th == fc[0].th && e->tpitch_B == fc[0].tpitch_B) {
+            l->sep_ref = e->sep_ref;
+            l->sep_gen = e->sep_gen;
+        }
+        if (eg_soft_quad_memo_verify) qm_check(f, sp, &m->s2, fc);
+        pair_run(f[0].w, sp, wi, fc, true, true);
+        if (l->sep_ref != e->sep_ref || l->sep_gen != e->sep_gen) {
+            e->sep_ref = l->sep_ref;
+            e->sep_gen = l->sep_gen;
+            e->tw = fc[0].tw; e->th = fc[0].th; e->tpitch_B = fc[0].tpitch_B;
+        }
+        return true;
+    }
+    p->ox = ox;
+    p->oy = oy;
+    p->ta = f[0].t;
+    p->tb = f[1].t;
+    p->valid = true;
+    *pend = true;
+    return false;
+}
+
+void eg_soft_quad_memo_end(const eg_soft_worker_t *w) { qm_pend[qm_wk(w)].valid = false; }
+
+/* A miss's quad (qm_pend) took the quick path with fc: its entry, in the set's ways in turn. */
+static __attribute__((noinline)) void quad_memo_store(const eg_soft_frag_t *fa, const eg_soft_frag_t *fb,
+                                                      const span_fill_t fc[2])
+{
+    const uint32_t wk = qm_wk(fa->w);
+    qm_pend_t *p = &qm_pend[wk];
+    p->valid = false;
+    if (p->ta != fa->t || p->tb != fb->t) return;
+    const uint32_t si = (uint32_t)(((p->h >> 32) * (uint64_t)QM_SETS) >> 32);
+    qm_ent_t *e = &qm_memo[wk][si][qm_next[wk][si] % QM_WAYS];
+    qm_next[wk][si] = (uint8_t)((qm_next[wk][si] + 1u) % QM_WAYS);
+    qm_copy(&e->key, &p->key, sizeof e->key);
+    e->h = p->h;
+    e->sep_ref = NULL;   /* (the first hit's kernel finds it) */
+    qm_save(&e->t[0], &fc[0], p->ox, p->oy);
+    qm_save(&e->t[1], &fc[1], p->ox, p->oy);
+    if (eg_soft_quad_memo_verify) __atomic_fetch_add(&eg_soft_quad_memo_misses, 1u, __ATOMIC_RELAXED);
+}
+#else
+bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int64_t c[2][4], bool *pend)
+{
+    (void)f; (void)xy; (void)c;
+    *pend = false;
+    return false;
+}
+void eg_soft_quad_memo_end(const eg_soft_worker_t *w) { (void)w; }
+#endif
+
 bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *fb, const int64_t bb[4])
 {
     const eg_soft_span_pipe_t *sp = fa->rs->span;
@@ -1015,27 +1494,10 @@ bool eg_soft_span_pair(eg_soft_frag_t *fa, const int64_t ba[4], eg_soft_frag_t *
         bool gb = pair_fill(fb, sp, s2, wi, bb, &k[1], &fc[1]);
         pair = ga && gb && pair_shares(&fa->s, &fb->s, a, b);
     }
-    if (pair) {
-        /* FZ_(glyph2)'s left triangle first: the one whose moving edge bounds it on the right */
-        if (a->ew[0].kind < 0) sp->pair[wi](sp, &fc[0], &fc[1]);
-        else sp->pair[wi](sp, &fc[1], &fc[0]);
-        if (fa->w == &eg_soft_worker_main) {
-            eg_soft_span_pair_quads++;
-            eg_soft_span_pair_quick_quads += quick;
-            eg_soft_span_pair_sep_quads += fc[0].sep || fc[1].sep;
-            eg_soft_span_pair_rect_quads += fc[0].sep_rect || fc[1].sep_rect;
-        }
-    } else {   /* each alone, in order, as eg_soft_span_triangle fills it */
-        sp->fused[wi][fc[0].modes](sp, &fc[0]);
-        sp->fused[wi][fc[1].modes](sp, &fc[1]);
-    }
-    eg_soft_worker_t *w = fa->w;
-    for (uint32_t t = 0; t < 2u; t++) {
-        w->span_px += fc[t].filled;
-        w->span_skip_px += fc[t].skipped;
-        w->span_row_px += fc[t].rows;
-        w->span_fused_px += fc[t].filled - fc[t].rows;
-    }
+#if EMGPU_SOFT_QUAD_MEMO > 0
+    if (quick && qm_pend[qm_wk(fa->w)].valid) quad_memo_store(fa, fb, fc);
+#endif
+    pair_run(fa->w, sp, wi, fc, pair, quick);
     return true;
 }
 

@@ -101,6 +101,20 @@ extern uint32_t eg_soft_span_pair_rect_quads;
  *  hits, misses and mismatches (bad). */
 extern bool eg_soft_sep_memo_on, eg_soft_sep_memo_verify;
 extern uint32_t eg_soft_sep_memo_hits, eg_soft_sep_memo_misses, eg_soft_sep_memo_bad;
+/** Test hooks (soft_span.c QUAD MEMO): glyph quads' whole set-up from the worker's memo (on; the
+ *  same bytes either way); verify: each hit also runs the general set-up and compares every field
+ *  the kernel reads, and every worker counts hits, misses and mismatches (bad). */
+extern bool eg_soft_quad_memo_on, eg_soft_quad_memo_verify;
+extern uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad;
+/** soft_raster.c eg_soft_raster_pair: the quad f[0], f[1] (frag_init'ed, one draw; xy: each
+ *  triangle's snapped x0 x1 x2 y0 y1 y2 as tri_setup_ snaps them; c: each box clipped to the
+ *  scissor and the worker as raster_pair_set_up clips it, not empty) drawn from the worker's
+ *  memo: true. False: nothing drawn, the general set-up runs; *pend: a miss left its key for
+ *  eg_soft_span_pair to store, which the caller drops after (eg_soft_quad_memo_end). */
+struct eg_soft_frag;
+struct eg_soft_worker;
+bool eg_soft_quad_memo(struct eg_soft_frag *f, const int32_t xy[2][8], const int64_t c[2][4], bool *pend);
+void eg_soft_quad_memo_end(const struct eg_soft_worker *w);
 /** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
  *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r);

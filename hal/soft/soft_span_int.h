@@ -172,6 +172,8 @@ typedef struct span_fill {
     uint32_t filled, skipped, rows;   /* out: span_px, span_skip_px, span_row_px */
     bool sep;                      /* out: FZ_(glyph2) took separable texel indices (eg_soft_span_pair_sep_quads) */
     bool sep_rect;                 /* out: ... and FZ_(sep_runs)' rows (eg_soft_span_pair_rect_quads) */
+    const void *sep_ref;           /* in/out, pair kernels: FZ_(sep_get)'s memo entry (soft_span_glyph.inc) */
+    uint64_t sep_gen;
     span_rowq_t rq;                /* try_rows: eg_soft_span_row_quick's bound (here, not in the kernels' frames:
                                     * lowered vector kernels on MCUs spill every extra local) */
 } span_fill_t;
@@ -332,6 +334,13 @@ struct eg_soft_span_pipe {
      * not so, one by one) */
     uint8_t fz_col_j;
     uint32_t out_vals;                   /* the values the outputs read (eg_soft_span_all_fixed) */
+    /* the glyph quad memo's key (soft_span.c QUAD MEMO): the varyings the quad's set-up reads lie
+     * in var[qm_j, qm_j + 8) and none is flat (SPAN_NO_VAL: not so, or not a glyph class: no
+     * memo), those of qm_vmask (bit i: var[qm_j + i]) at the three vertices; qm_serial: this
+     * pipeline's number, never reused (the key's pipeline) */
+    uint8_t qm_j, qm_vmask;
+    uint64_t qm_serial;
+    uint32_t qm_vm[8];                   /* qm_vmask as lanes (all ones: read) */
 };
 
 /* Per-triangle constants of the interpolation (soft_raster_shade.c barycentrics). */

@@ -4,6 +4,7 @@
 
 #include "tests/unit/cmd_test_util.h"
 #include <emgpu/emgpu.h>
+#include <string.h>
 
 #define S 32u   /* target size: NDC x = px / 16 - 1, y = 1 - py / 16 */
 #define SPAN_MAX_VERTS 192u   /* span_render()'s vertex array */
@@ -59,5 +60,38 @@ bool span_render(const run_t *r, uint8_t *img, uint32_t bpp);
 /** r with the fast paths on and off: a difference is counted in *bad (the first 4 printed with
  *  `what` and the indices i, j); returns whether the span path filled pixels. */
 bool span_sweep(const run_t *r, uint32_t *bad, const char *what, uint32_t i, uint32_t j);
+
+/* The quad a (top left), b (top right), e (bottom left), f (bottom right) at v as a strip (4
+ * vertices: triangles {0, 1, 2}, {1, 3, 2}, sharing two) or a list (6: the shared positions
+ * repeated), with the diagonal a-f when bit 0 of i is set (else b-e) and the winding flipped
+ * when bit 1 is; returns the vertex count. */
+static inline uint32_t emit_quad(svtx_t *v, svtx_t a, svtx_t b, svtx_t e, svtx_t f, uint32_t i, bool strips)
+{
+    bool diag = (i & 1u) != 0u, flip = (i & 2u) != 0u;
+    if (strips) {
+        svtx_t q[4] = { a, b, e, f };
+        if (diag) { q[0] = b; q[1] = a; q[2] = f; q[3] = e; }
+        if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; }
+        memcpy(v, q, sizeof q);
+        return 4u;
+    }
+    svtx_t q[6] = { a, b, e, b, f, e };
+    if (diag) { q[2] = f; q[3] = a; q[4] = f; q[5] = e; }
+    if (flip) { svtx_t t = q[1]; q[1] = q[2]; q[2] = t; t = q[4]; q[4] = q[5]; q[5] = t; }
+    memcpy(v, q, sizeof q);
+    return 6u;
+}
+
+/* An axis-aligned quad of one color c over [x0, x0 + w) x [y0, y0 + h) px at clip w cw, u over
+ * [u0, u1] and v over [v0, v1], through emit_quad (i: its diagonal and winding). */
+static inline uint32_t rect_quad(svtx_t *v, float x0, float y0, float w, float h, float cw, float u0, float u1, float v0,
+                                 float v1, const uint8_t c[4], uint32_t i, bool strips)
+{
+    svtx_t a = span_vtx(x0, y0, cw, u0, v0, c[0], c[1], c[2], c[3]);
+    svtx_t b = span_vtx(x0 + w, y0, cw, u1, v0, c[0], c[1], c[2], c[3]);
+    svtx_t e = span_vtx(x0, y0 + h, cw, u0, v1, c[0], c[1], c[2], c[3]);
+    svtx_t f = span_vtx(x0 + w, y0 + h, cw, u1, v1, c[0], c[1], c[2], c[3]);
+    return emit_quad(v, a, b, e, f, i, strips);
+}
 
 #endif /* EG_SOFT_SPAN_UTIL_H */
