@@ -477,7 +477,7 @@ static uint32_t split_quads(svtx_t *v, uint32_t variant, bool strips)
  * the pair kernel, whether the rect rows ran (wrong_path; narrow_scissor false: not checked
  * where the rows run 4 lanes wide under the scissor: w = 4, and the widest on 4-lane CPUs
  * such as AArch64's NEON). */
-static void rect_rows_sweep(WGPUDevice d, uint32_t (*quads_of)(svtx_t *, uint32_t, bool), bool narrow_scissor,
+void rect_rows_sweep(WGPUDevice d, uint32_t (*quads_of)(svtx_t *, uint32_t, bool), bool narrow_scissor,
                             uint32_t *bad, uint32_t *wrong_path)
 {
     const WGPUBlendState *blends[2] = { &span_premul, &span_straight };

@@ -94,4 +94,14 @@ static inline uint32_t rect_quad(svtx_t *v, float x0, float y0, float w, float h
     return emit_quad(v, a, b, e, f, i, strips);
 }
 
+/* (tests/unit/soft_span_glyph_test.c) */
+/** quads_of's glyph quads through the glyph pair kernel's rect rows, swept over strips and lists,
+ *  its 4 variants, every target format, both blends, 4 lanes and the widest width, with and
+ *  without the scissor, 1 thread and 2 threads with 8 px squares: differences from the per-lane
+ *  pair kernel or the general path counted in *bad; on one thread, where the rect rows did not
+ *  run on a board with the pair kernel, *wrong_path (narrow_scissor false: not checked at 4
+ *  lanes under the scissor). */
+void rect_rows_sweep(WGPUDevice d, uint32_t (*quads_of)(svtx_t *, uint32_t, bool), bool narrow_scissor,
+                     uint32_t *bad, uint32_t *wrong_path);
+
 #endif /* EG_SOFT_SPAN_UTIL_H */
