@@ -340,8 +340,12 @@ static bool classify(const struct eg_soft_raster_pipeline *r, eg_soft_span_pipe_
  * quad_tri, quad_common and tri_setup_ read from sp and its raster pipeline: slots, modes, cull). */
 static void quad_memo_prep(eg_soft_span_pipe_t *sp)
 {
+#if EMGPU_SOFT_QUAD_MEMO
     static uint64_t serials;
     sp->qm_serial = __atomic_add_fetch(&serials, 1u, __ATOMIC_RELAXED);
+#else   /* no memo to key (MCU boards; a Cortex-M has no 64-bit atomics: the M7 link failed) */
+    sp->qm_serial = 0u;
+#endif
     sp->qm_j = SPAN_NO_VAL;
     sp->qm_vmask = 0u;
     if (!sp->fz_glyph || !sp->cls.tex) return;
