@@ -349,6 +349,16 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #define EMGPU_SOFT_QUAD_MEMO 0
 #endif
 #endif
+/** Rect pairs' pixel-set proofs and probes (hal/soft/soft_raster_const.c pm_*, ~1.85 k
+ *  instructions a proof, ~10 a rounded rectangle) remembered per worker thread, keyed on
+ *  everything the proof reads relative to the set (colour channels no op writes are read from the
+ *  current triangle, so shapes of other colours share entries): entries per thread (2-way sets: a
+ *  power of two, at least 2); 0 = off. The same bytes either way. Static memory: ~0.2 KiB an
+ *  entry for each of EMGPU_SOFT_MAX_THREADS workers (hosts, 64 entries: ~14 KiB a thread). Hosted
+ *  boards: 64 (the UI bench: 77 of 2,500 proofs run); MCUs: 0 (follows EMGPU_SOFT_SEP_MEMO). */
+#ifndef EMGPU_SOFT_PROOF_MEMO
+#define EMGPU_SOFT_PROOF_MEMO (EMGPU_SOFT_SEP_MEMO ? 64 : 0)
+#endif
 /** Tile size of the soft rasterizer's binning (pixels, square, multiple of 4): a render pass's
  *  triangles are binned per tile and each tile is rasterized by one worker. Smaller tiles suit
  *  small targets and banded panels; bigger ones cost fewer bin references per triangle. */

@@ -753,10 +753,6 @@ static inline bool differ4(const uint32_t a[4], const uint32_t b[4])
  * instructions; of 2 500 proofs 77 run, of 500 probes 4; a hit is ~400 instructions (key,
  * lookup, outputs). What is left a rectangle: its ~32 VM blocks (~31 k), fills (~16 k), the two
  * triangles' set-up (eg_soft_const_tri_init ~1.4 k each). */
-#ifndef EMGPU_SOFT_PROOF_MEMO
-/* hosted boards (where the glyph memo is on): 64 entries, ~0.6 KiB each per worker; MCUs: 0 */
-#define EMGPU_SOFT_PROOF_MEMO (EMGPU_SOFT_SEP_MEMO ? 64 : 0)
-#endif
 bool eg_soft_proof_memo_on = true;
 bool eg_soft_proof_memo_verify = false;
 
