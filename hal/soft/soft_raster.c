@@ -1089,31 +1089,77 @@ void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
 /* A glyph quad drawn from the worker's memo of whole set-ups (soft_span.c QUAD MEMO) before
  * tri_setup_: its inputs are the snapped vertices (snap6, as tri_setup_ snaps them) and the
  * boxes clipped as tri_setup_ and raster_pair_set_up clip them (both not empty, else no memo:
- * the general path decides). *pend: a miss's key waits for eg_soft_span_pair. */
+ * the general path decides). *pend: a miss's key waits for eg_soft_span_pair.
+ * The boxes in int32 (qmhit): the scissor's and the worker's bounds r within [-2^30, 2^30] (else
+ * no memo: the general path), b = minX >> 8 and e = (maxX >> 8) + 1 within [-2^23, 2^23] (X an
+ * int32): every max, min and +1 below is exact in int32, so the same values as in int64. SSE2:
+ * both triangles' bounds in one vector each (lanes minX0 minY0 minX1 minY1), ~40 instructions a
+ * quad fewer than the scalar min/max in int64. */
+#if EMGPU_SOFT_SIMD && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__clang__)
+#define QM_SHUF(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
+#else
+#define QM_SHUF(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (snap_vi_t){ i0, i1, i2, i3 })
+#endif
+static EG_ALWAYS_INLINE snap_vi_t qm_vmin(snap_vi_t a, snap_vi_t b) { const snap_vi_t m = a < b; return (a & m) | (b & ~m); }
+static EG_ALWAYS_INLINE snap_vi_t qm_vmax(snap_vi_t a, snap_vi_t b) { const snap_vi_t m = a > b; return (a & m) | (b & ~m); }
+/* c[i] = x0 x1 y0 y1 of triangle i's clipped box; false: one is empty */
+static EG_ALWAYS_INLINE bool qm_boxes(const int32_t xy[2][8], const int32_t r[4], int32_t c[2][4])
+{
+    snap_vi_t l0, h0, l1, h1, rl, rh;   /* l: x0 x1 x2 y0, h: y1 y2 - - */
+    __builtin_memcpy(&l0, xy[0], sizeof l0); __builtin_memcpy(&h0, xy[0] + 4, sizeof h0);
+    __builtin_memcpy(&l1, xy[1], sizeof l1); __builtin_memcpy(&h1, xy[1] + 4, sizeof h1);
+    const snap_vi_t p0 = QM_SHUF(l0, h0, 1, 4, 2, 5), p1 = QM_SHUF(l1, h1, 1, 4, 2, 5);   /* x1 y1 x2 y2 */
+    const snap_vi_t a = QM_SHUF(l0, l1, 0, 3, 4, 7), b = QM_SHUF(p0, p1, 0, 1, 4, 5), d = QM_SHUF(p0, p1, 2, 3, 6, 7);
+    const snap_vi_t one = { 1, 1, 1, 1 };
+    __builtin_memcpy(&rl, r, sizeof rl);   /* x0 x1 y0 y1: lo x0 y0 x0 y0, hi x1 y1 x1 y1 */
+    rh = QM_SHUF(rl, rl, 1, 3, 1, 3);
+    rl = QM_SHUF(rl, rl, 0, 2, 0, 2);
+    const snap_vi_t lo = qm_vmax(qm_vmin(a, qm_vmin(b, d)) >> EG_SOFT_SUBPIX_BITS, rl);
+    const snap_vi_t hi = qm_vmin((qm_vmax(a, qm_vmax(b, d)) >> EG_SOFT_SUBPIX_BITS) + one, rh);
+    const snap_vi_t e = lo >= hi;
+    uint64_t ew[2];
+    __builtin_memcpy(ew, &e, sizeof ew);
+    if (ew[0] | ew[1]) return false;
+    const snap_vi_t c0 = QM_SHUF(lo, hi, 0, 4, 1, 5), c1 = QM_SHUF(lo, hi, 2, 6, 3, 7);
+    __builtin_memcpy(c[0], &c0, sizeof c0);
+    __builtin_memcpy(c[1], &c1, sizeof c1);
+    return true;
+}
+#else
 static inline int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
 static inline int32_t max32(int32_t a, int32_t b) { return a > b ? a : b; }
+static EG_ALWAYS_INLINE bool qm_boxes(const int32_t xy[2][8], const int32_t r[4], int32_t c[2][4])
+{
+    for (uint32_t i = 0; i < 2u; i++) {
+        const int32_t *X = xy[i], *Y = xy[i] + 3;
+        c[i][0] = max32(min32(X[0], min32(X[1], X[2])) >> EG_SOFT_SUBPIX_BITS, r[0]);
+        c[i][1] = min32((max32(X[0], max32(X[1], X[2])) >> EG_SOFT_SUBPIX_BITS) + 1, r[1]);
+        c[i][2] = max32(min32(Y[0], min32(Y[1], Y[2])) >> EG_SOFT_SUBPIX_BITS, r[2]);
+        c[i][3] = min32((max32(Y[0], max32(Y[1], Y[2])) >> EG_SOFT_SUBPIX_BITS) + 1, r[3]);
+        if (c[i][0] >= c[i][1] || c[i][2] >= c[i][3]) return false;
+    }
+    return true;
+}
+#endif
 static EG_ALWAYS_INLINE bool quad_memo(eg_soft_frag_t f[2], eg_soft_worker_t *w, const eg_soft_pass_state_t *ps,
                                        bool *pend)
 {
     *pend = false;
     if (!eg_soft_quad_memo_on || !eg_soft_span_pairs(ps->rs)) return false;
-    int32_t xy[2][8];
-    int64_t c[2][4];
+    int32_t xy[2][8], c[2][4];
     /* the scissor and the worker's rectangle: max(max(b, s), w) = max(b, max(s, w)) */
-    const int64_t r0 = max64(ps->sc_x0, w->clip_x0), r1 = min64(ps->sc_x1, w->clip_x1);
-    const int64_t r2 = max64(ps->sc_y0, w->clip_y0), r3 = min64(ps->sc_y1, w->clip_y1);
-    for (uint32_t i = 0; i < 2u; i++) {
-        snap6(f[i].t, xy[i]);
-        const int32_t *X = xy[i], *Y = xy[i] + 3;
-        const int32_t minX = min32(X[0], min32(X[1], X[2])), maxX = max32(X[0], max32(X[1], X[2]));
-        const int32_t minY = min32(Y[0], min32(Y[1], Y[2])), maxY = max32(Y[0], max32(Y[1], Y[2]));
-        c[i][0] = max64(minX >> EG_SOFT_SUBPIX_BITS, r0);
-        c[i][1] = min64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, r1);
-        c[i][2] = max64(minY >> EG_SOFT_SUBPIX_BITS, r2);
-        c[i][3] = min64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, r3);
-        if (c[i][0] >= c[i][1] || c[i][2] >= c[i][3]) return false;
-    }
-    return eg_soft_quad_memo(f, (const int32_t(*)[8])xy, (const int64_t(*)[4])c, pend);
+    const int64_t r64[4] = { max64(ps->sc_x0, w->clip_x0), min64(ps->sc_x1, w->clip_x1),
+                             max64(ps->sc_y0, w->clip_y0), min64(ps->sc_y1, w->clip_y1) };
+    const uint64_t h = (uint64_t)1 << 30, lim = (uint64_t)1 << 31;   /* r + 2^30 in [0, 2^31] (wrapped) */
+    if ((uint64_t)r64[0] + h > lim || (uint64_t)r64[1] + h > lim || (uint64_t)r64[2] + h > lim ||
+        (uint64_t)r64[3] + h > lim)
+        return false;
+    const int32_t r[4] = { (int32_t)r64[0], (int32_t)r64[1], (int32_t)r64[2], (int32_t)r64[3] };
+    snap6(f[0].t, xy[0]);
+    snap6(f[1].t, xy[1]);
+    if (!qm_boxes((const int32_t(*)[8])xy, r, c)) return false;
+    return eg_soft_quad_memo(f, (const int32_t(*)[8])xy, (const int32_t(*)[4])c, pend);
 }
 
 void eg_soft_raster_prepared_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *const t[2],

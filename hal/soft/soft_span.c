@@ -1147,7 +1147,7 @@ typedef struct {
     uint8_t uv[32];            /* uv_a0, uv_dv1, uv_dv2, uv_mode (26 bytes; copied as 32: what follows in
                                 * span_fill_t up to tbase is rewritten by quad_common or not read) */
     edge_walk_t ew;            /* ew[0], q and k relative */
-    int16_t box[4];            /* px0, px1, py0, py1 - O (within the key's range) */
+    int64_t box[4];            /* px0, px1, py0, py1 - O (as span_fill_t holds them: one vector add back) */
     bool persp;
 } qm_tri_t;
 
@@ -1204,33 +1204,23 @@ static EG_ALWAYS_INLINE void qm_copy(void *dv, const void *sv, uint32_t n)
     }
 }
 
-/* var[j0, j0 + 8) of v under the lane mask m into d */
+#if !VM_SIMD
+/* var[j0, j0 + 8) of v under the lane mask m into d (qm_key's vector build otherwise) */
 static EG_ALWAYS_INLINE void qm_var(float *d, const eg_soft_vtx_t *v, uint32_t j0, const uint32_t m[8])
 {
-#if VM_SIMD
-    qm_u4_t x0, x1, m0, m1;
-    __builtin_memcpy(&x0, v->var + j0, sizeof x0);
-    __builtin_memcpy(&x1, v->var + j0 + 4, sizeof x1);
-    __builtin_memcpy(&m0, m, sizeof m0);
-    __builtin_memcpy(&m1, m + 4, sizeof m1);
-    x0 &= m0;
-    x1 &= m1;
-    __builtin_memcpy(d, &x0, sizeof x0);
-    __builtin_memcpy(d + 4, &x1, sizeof x1);
-#else
     for (uint32_t i = 0; i < 8u; i++) {
         uint32_t x;
         __builtin_memcpy(&x, v->var + j0 + i, sizeof x);
         x &= m[i];
         __builtin_memcpy(d + i, &x, sizeof x);
     }
-#endif
 }
+#endif
 
 /* The key of quad f[0], f[1] (eg_soft_quad_memo's arguments) and its hash; false: out of the
  * memo's range (the coordinates). */
 static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp, uint32_t wi,
-                                    const int32_t xy[2][8], const int64_t c[2][4], int64_t ox, int64_t oy,
+                                    const int32_t xy[2][8], const int32_t c[2][4], int64_t ox, int64_t oy,
                                     qm_key_t *k, uint64_t *h)
 {
     /* O S fits int32 (|X0| < 2^28, the caller's test); then each X - O S is below 2^32 - 2^20 in
@@ -1266,15 +1256,39 @@ static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_spa
     }
 #endif
     if (far) return false;
-    const eg_soft_tri_t *const t[2] = { f[0].t, f[1].t };
+    /* the varyings, boxes and 1/w in straight lines, the masks loaded once (qmhit: as one loop over
+     * the two triangles GCC kept the loop and spilled its pointers, ~150 instructions a quad) */
+    const eg_soft_tri_t *const t0 = f[0].t, *const t1 = f[1].t;
+    const eg_soft_vtx_t *const vs[6] = { t0->v[0], t0->v[1], t0->v[2], t1->v[0], t1->v[1], t1->v[2] };
     const uint32_t j0 = sp->qm_j;
-    for (uint32_t i = 0; i < 2u; i++) {
-        for (uint32_t v = 0; v < 3u; v++) qm_var(k->var[i][v], t[i]->v[v], j0, sp->qm_vm);   /* (no flat value: prov not read) */
-        for (uint32_t j = 0; j < 4u; j++) k->box[i][j] = (int16_t)(c[i][j] - (j < 2u ? ox : oy));
-        __builtin_memcpy(k->iw[i], t[i]->invw, 3u * sizeof(float));
-        k->iw[i][3] = 0u;
-        k->poly[i] = t[i]->is_polygon;
+#if VM_SIMD
+    qm_u4_t vm0, vm1;
+    __builtin_memcpy(&vm0, sp->qm_vm, sizeof vm0);
+    __builtin_memcpy(&vm1, sp->qm_vm + 4, sizeof vm1);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 6
+#endif
+    for (uint32_t n = 0; n < 6u; n++) {   /* (no flat value: prov not read) */
+        qm_u4_t x0, x1;
+        __builtin_memcpy(&x0, vs[n]->var + j0, sizeof x0);
+        __builtin_memcpy(&x1, vs[n]->var + j0 + 4, sizeof x1);
+        x0 &= vm0;
+        x1 &= vm1;
+        __builtin_memcpy(k->var[n / 3u][n % 3u], &x0, sizeof x0);
+        __builtin_memcpy(k->var[n / 3u][n % 3u] + 4, &x1, sizeof x1);
     }
+#else
+    for (uint32_t n = 0; n < 6u; n++) qm_var(k->var[n / 3u][n % 3u], vs[n], j0, sp->qm_vm);
+#endif
+    k->box[0][0] = (int16_t)(c[0][0] - ox); k->box[0][1] = (int16_t)(c[0][1] - ox);
+    k->box[0][2] = (int16_t)(c[0][2] - oy); k->box[0][3] = (int16_t)(c[0][3] - oy);
+    k->box[1][0] = (int16_t)(c[1][0] - ox); k->box[1][1] = (int16_t)(c[1][1] - ox);
+    k->box[1][2] = (int16_t)(c[1][2] - oy); k->box[1][3] = (int16_t)(c[1][3] - oy);
+    __builtin_memcpy(k->iw[0], t0->invw, 3u * sizeof(float));
+    __builtin_memcpy(k->iw[1], t1->invw, 3u * sizeof(float));
+    k->iw[0][3] = k->iw[1][3] = 0u;
+    k->poly[0] = t0->is_polygon;
+    k->poly[1] = t1->is_polygon;
     k->serial = sp->qm_serial;
     k->wi = (uint8_t)wi;
     k->tag = 1u;
@@ -1282,21 +1296,29 @@ static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_spa
     /* the set: a multiplicative hash of the words that tell glyphs (the first vertex's varyings),
      * shapes and phases (the coordinates, the boxes) apart, each word its own odd multiplier (an
      * XOR of fewer products left sets of the UI bench's 87 keys with 3 or more: row 2 took 1,961
-     * misses in 9,000 quads at 128 entries) */
-    static const uint64_t K[14] = { 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+     * misses in 9,000 quads at 128 entries). xy[i][6], xy[i][7] are 0 (their words' products: 0,
+     * left out) */
+    static const uint64_t K[12] = { 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
                                     0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
-                                    0x87C37B91114253D5ull, 0x4CF5AD432745937Full, 0x2545F4914F6CDD1Dull,
-                                    0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull, 0x8CB92BA72F3D8DD7ull,
+                                    0x87C37B91114253D5ull, 0x2545F4914F6CDD1Dull,
+                                    0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull,
                                     0xA0761D6478BD642Full, 0xE7037ED1A0B428DBull };
-    uint64_t w[14];
-    __builtin_memcpy(w, k->var[0][0], 32);
-    __builtin_memcpy(w + 4, k->xy, 64);
-    __builtin_memcpy(w + 12, k->box, 16);
+    /* the words read straight from k (through a copy GCC moved them twice) */
+    const uint8_t *const kb[12] = { (const uint8_t *)k->var[0][0], (const uint8_t *)k->var[0][0] + 8,
+                                    (const uint8_t *)k->var[0][0] + 16, (const uint8_t *)k->var[0][0] + 24,
+                                    (const uint8_t *)k->xy[0], (const uint8_t *)k->xy[0] + 8,
+                                    (const uint8_t *)k->xy[0] + 16, (const uint8_t *)k->xy[1],
+                                    (const uint8_t *)k->xy[1] + 8, (const uint8_t *)k->xy[1] + 16,
+                                    (const uint8_t *)k->box, (const uint8_t *)k->box + 8 };
     uint64_t a = 0;
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 14
+#pragma GCC unroll 12
 #endif
-    for (uint32_t i = 0; i < 14u; i++) a += w[i] * K[i];
+    for (uint32_t i = 0; i < 12u; i++) {
+        uint64_t x;
+        __builtin_memcpy(&x, kb[i], sizeof x);
+        a += x * K[i];
+    }
     *h = (a ^ a >> 29) * 0x9E3779B97F4A7C15ull;
     return true;
 }
@@ -1342,16 +1364,19 @@ static void qm_save(qm_tri_t *e, const span_fill_t *c, int64_t ox, int64_t oy)
     e->ew = c->ew[0];
     e->ew.q += e->ew.kind * ox;
     e->ew.k += e->ew.kind * e->ew.d * ox;
-    e->box[0] = (int16_t)(c->px0 - ox); e->box[1] = (int16_t)(c->px1 - ox);
-    e->box[2] = (int16_t)(c->py0 - oy); e->box[3] = (int16_t)(c->py1 - oy);
+    e->box[0] = c->px0 - ox; e->box[1] = c->px1 - ox;
+    e->box[2] = c->py0 - oy; e->box[3] = c->py1 - oy;
 }
 
 _Static_assert(offsetof(span_fill_t, uv_a0) + 32u <= offsetof(span_fill_t, tw) &&
                offsetof(span_fill_t, kbits) + 16u <= offsetof(span_fill_t, mode),
                "qm_load's 32-byte run from uv_a0 stops before tw");
-static EG_ALWAYS_INLINE void qm_load(const qm_tri_t *e, span_fill_t *c, int64_t ox, int64_t oy)
+_Static_assert(offsetof(span_fill_t, px1) == offsetof(span_fill_t, px0) + 8 &&
+               offsetof(span_fill_t, py0) == offsetof(span_fill_t, px0) + 16 &&
+               offsetof(span_fill_t, py1) == offsetof(span_fill_t, px0) + 24, "qm_load's box words");
+/* (xs, ys: O S, the caller's, once for both triangles) */
+static EG_ALWAYS_INLINE void qm_load(const qm_tri_t *e, span_fill_t *c, int64_t ox, int64_t oy, int64_t xs, int64_t ys)
 {
-    const int64_t xs = ox * EG_SOFT_SUBPIX, ys = oy * EG_SOFT_SUBPIX;
     qm_copy(c->fxd1, e->f, QM_F);
     c->C1 -= c->A1 * xs + c->B1 * ys;
     c->C2 -= c->A2 * xs + c->B2 * ys;
@@ -1361,8 +1386,19 @@ static EG_ALWAYS_INLINE void qm_load(const qm_tri_t *e, span_fill_t *c, int64_t 
     qm_copy(&c->ew[0], &e->ew, sizeof e->ew);
     c->ew[0].q -= e->ew.kind * ox;
     c->ew[0].k -= e->ew.kind * e->ew.d * ox;
+#if VM_SIMD
+    const qm_q2_t vx = { (uint64_t)ox, (uint64_t)ox }, vy = { (uint64_t)oy, (uint64_t)oy };
+    qm_q2_t bx, by;
+    __builtin_memcpy(&bx, e->box, sizeof bx);
+    __builtin_memcpy(&by, e->box + 2, sizeof by);
+    bx += vx;
+    by += vy;
+    __builtin_memcpy(&c->px0, &bx, sizeof bx);
+    __builtin_memcpy(&c->py0, &by, sizeof by);
+#else
     c->px0 = e->box[0] + ox; c->px1 = e->box[1] + ox;
     c->py0 = e->box[2] + oy; c->py1 = e->box[3] + oy;
+#endif
 }
 
 /* eg_soft_quad_memo_verify: the general set-up of the hit quad (tri_setup_, raster_pair_set_up's
@@ -1396,7 +1432,7 @@ static __attribute__((noinline)) void qm_check(const eg_soft_frag_t f[2], const 
     if (!ok) __atomic_fetch_add(&eg_soft_quad_memo_bad, 1u, __ATOMIC_RELAXED);
 }
 
-bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int64_t c[2][4], bool *pend)
+bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int32_t c[2][4], bool *pend)
 {
     const eg_soft_span_pipe_t *sp = f[0].rs->span;
     const uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
@@ -1418,8 +1454,9 @@ bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int64_t 
         qm_ent_t *e = &set[i];
         if (e->h != p->h || !qm_same(&e->key, &p->key)) continue;
         span_fill_t fc[2];
+        const int64_t xs = ox * EG_SOFT_SUBPIX, ys = oy * EG_SOFT_SUBPIX;
         for (uint32_t j = 0; j < 2u; j++) {
-            qm_load(&e->t[j], &fc[j], ox, oy);
+            qm_load(&e->t[j], &fc[j], ox, oy, xs, ys);
             quad_common(&f[j], sp, &m->s2, &fc[j]);
         }
         span_fill_t *l = fc[0].ew[0].kind < 0 ? &fc[0] : &fc[1];   /* pair_run's first: sep_get's cl */
@@ -1466,7 +1503,7 @@ static __attribute__((noinline)) void quad_memo_store(const eg_soft_frag_t *fa, 
     if (eg_soft_quad_memo_verify) __atomic_fetch_add(&eg_soft_quad_memo_misses, 1u, __ATOMIC_RELAXED);
 }
 #else
-bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int64_t c[2][4], bool *pend)
+bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int32_t c[2][4], bool *pend)
 {
     (void)f; (void)xy; (void)c;
     *pend = false;

@@ -113,7 +113,7 @@ extern uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_m
  *  eg_soft_span_pair to store, which the caller drops after (eg_soft_quad_memo_end). */
 struct eg_soft_frag;
 struct eg_soft_worker;
-bool eg_soft_quad_memo(struct eg_soft_frag *f, const int32_t xy[2][8], const int64_t c[2][4], bool *pend);
+bool eg_soft_quad_memo(struct eg_soft_frag *f, const int32_t xy[2][8], const int32_t c[2][4], bool *pend);
 void eg_soft_quad_memo_end(const struct eg_soft_worker *w);
 /** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
  *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */
