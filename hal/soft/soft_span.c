@@ -788,6 +788,24 @@ bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r)
     return eg_soft_span_pair_on && r->span && r->span->pair[0] && eg_soft_raster_fast_paths;
 }
 
+/* The fields of a glyph pair's span_fill_t that come from the target and the worker, and its
+ * outputs cleared (no constant rows: the pair kernels take none), for pair_fill and quad_common. */
+static EG_ALWAYS_INLINE void pair_outputs(const eg_soft_frag_t *f, span_fill_t *c)
+{
+    const eg_soft_target_t *tg = &f->ps->fb->color[0];
+    c->rows_min = eg_soft_span_rowc_min_fused;
+    c->try_rows = c->fixed_row = false;
+    c->fixed_px = 0u;
+    c->base = tg->base;
+    c->pitch_B = tg->row_pitch_B;
+    c->own_x0 = f->w->clip_x0;
+    c->own_x1 = f->w->clip_x1;
+    c->filled = c->skipped = c->rows = 0;
+    c->sep = c->sep_rect = false;
+    c->sep_ref = NULL;
+    c->sep_gen = 0u;
+}
+
 /* A glyph triangle's fused set-up (eg_soft_span_triangle's, for a texture class without
  * constant rows: try_rows false) and whether FZ_(glyph) would fill it (TEXC, one moving edge). */
 static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const eg_soft_sample2d_t *s2,
@@ -797,18 +815,7 @@ static EG_ALWAYS_INLINE bool pair_fill(eg_soft_frag_t *f, const eg_soft_span_pip
     fc->f = f;
     eg_soft_span_fused_tri(sp, k, s2, fc);
     fc->px0 = box[0]; fc->px1 = box[1]; fc->py0 = box[2]; fc->py1 = box[3];
-    fc->rows_min = eg_soft_span_rowc_min_fused;
-    fc->try_rows = fc->fixed_row = false;
-    fc->fixed_px = 0u;
-    const eg_soft_target_t *tg = &f->ps->fb->color[0];
-    fc->base = tg->base;
-    fc->pitch_B = tg->row_pitch_B;
-    fc->own_x0 = f->w->clip_x0;
-    fc->own_x1 = f->w->clip_x1;
-    fc->filled = fc->skipped = fc->rows = 0;
-    fc->sep = fc->sep_rect = false;
-    fc->sep_ref = NULL;
-    fc->sep_gen = 0u;
+    pair_outputs(f, fc);
     /* edges_init + span_edges_one's result in one pass (span_edges_one_init) */
     if (fc->modes == FZ_MODES_TEXC && sp->fused[wi][FZ_MODES_TEXC] && span_edges_one_init(&f->s, fc)) return true;
     edges_init(&f->s, box[2] * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, fc->ew);
@@ -963,7 +970,6 @@ static EG_ALWAYS_INLINE bool quad_tri(const eg_soft_frag_t *f, const eg_soft_spa
 static EG_ALWAYS_INLINE void quad_common(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp,
                                          const eg_soft_sample2d_t *s2, span_fill_t *c)
 {
-    const eg_soft_target_t *tg = &f->ps->fb->color[0];
     c->f = f;
     c->k = NULL;   /* FZ_(glyph2) reads no span_tri_t */
     c->modes = FZ_MODES_TEXC;
@@ -972,17 +978,7 @@ static EG_ALWAYS_INLINE void quad_common(const eg_soft_frag_t *f, const eg_soft_
     c->tw = (int32_t)s2->s.width_el;
     c->th = (int32_t)s2->s.height_el;
     c->tpitch_B = s2->s.row_pitch_B;
-    c->rows_min = eg_soft_span_rowc_min_fused;
-    c->try_rows = c->fixed_row = false;
-    c->fixed_px = 0u;
-    c->base = tg->base;
-    c->pitch_B = tg->row_pitch_B;
-    c->own_x0 = f->w->clip_x0;
-    c->own_x1 = f->w->clip_x1;
-    c->filled = c->skipped = c->rows = 0;
-    c->sep = c->sep_rect = false;
-    c->sep_ref = NULL;
-    c->sep_gen = 0u;
+    pair_outputs(f, c);
 }
 
 /* pair_shares for two quad_tri triangles whose moving edges are edge ma of sa, mb of sb (the only
