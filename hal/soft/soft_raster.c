@@ -1103,14 +1103,11 @@ void eg_soft_raster_prepared(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps
 #endif
 static EG_ALWAYS_INLINE snap_vi_t qm_vmin(snap_vi_t a, snap_vi_t b) { const snap_vi_t m = a < b; return (a & m) | (b & ~m); }
 static EG_ALWAYS_INLINE snap_vi_t qm_vmax(snap_vi_t a, snap_vi_t b) { const snap_vi_t m = a > b; return (a & m) | (b & ~m); }
-/* c[i] = x0 x1 y0 y1 of triangle i's clipped box; false: one is empty */
-static EG_ALWAYS_INLINE bool qm_boxes(const int32_t xy[2][8], const int32_t r[4], int32_t c[2][4])
+/* c[i] = x0 x1 y0 y1 of triangle i's clipped box from the lanes' bounds a, b, d (lanes minX0
+ * minY0 minX1 minY1 over the three: triangle 0's x, y, triangle 1's x, y); false: one is empty */
+static EG_ALWAYS_INLINE bool qm_boxes_of(snap_vi_t a, snap_vi_t b, snap_vi_t d, const int32_t r[4], int32_t c[2][4])
 {
-    snap_vi_t l0, h0, l1, h1, rl, rh;   /* l: x0 x1 x2 y0, h: y1 y2 - - */
-    __builtin_memcpy(&l0, xy[0], sizeof l0); __builtin_memcpy(&h0, xy[0] + 4, sizeof h0);
-    __builtin_memcpy(&l1, xy[1], sizeof l1); __builtin_memcpy(&h1, xy[1] + 4, sizeof h1);
-    const snap_vi_t p0 = QM_SHUF(l0, h0, 1, 4, 2, 5), p1 = QM_SHUF(l1, h1, 1, 4, 2, 5);   /* x1 y1 x2 y2 */
-    const snap_vi_t a = QM_SHUF(l0, l1, 0, 3, 4, 7), b = QM_SHUF(p0, p1, 0, 1, 4, 5), d = QM_SHUF(p0, p1, 2, 3, 6, 7);
+    snap_vi_t rl, rh;
     const snap_vi_t one = { 1, 1, 1, 1 };
     __builtin_memcpy(&rl, r, sizeof rl);   /* x0 x1 y0 y1: lo x0 y0 x0 y0, hi x1 y1 x1 y1 */
     rh = QM_SHUF(rl, rl, 1, 3, 1, 3);
@@ -1124,6 +1121,52 @@ static EG_ALWAYS_INLINE bool qm_boxes(const int32_t xy[2][8], const int32_t r[4]
     const snap_vi_t c0 = QM_SHUF(lo, hi, 0, 4, 1, 5), c1 = QM_SHUF(lo, hi, 2, 6, 3, 7);
     __builtin_memcpy(c[0], &c0, sizeof c0);
     __builtin_memcpy(c[1], &c1, sizeof c1);
+    return true;
+}
+/* c[i] = x0 x1 y0 y1 of triangle i's clipped box; false: one is empty */
+static EG_ALWAYS_INLINE bool qm_boxes(const int32_t xy[2][8], const int32_t r[4], int32_t c[2][4])
+{
+    snap_vi_t l0, h0, l1, h1;   /* l: x0 x1 x2 y0, h: y1 y2 - - */
+    __builtin_memcpy(&l0, xy[0], sizeof l0); __builtin_memcpy(&h0, xy[0] + 4, sizeof h0);
+    __builtin_memcpy(&l1, xy[1], sizeof l1); __builtin_memcpy(&h1, xy[1] + 4, sizeof h1);
+    const snap_vi_t p0 = QM_SHUF(l0, h0, 1, 4, 2, 5), p1 = QM_SHUF(l1, h1, 1, 4, 2, 5);   /* x1 y1 x2 y2 */
+    const snap_vi_t a = QM_SHUF(l0, l1, 0, 3, 4, 7), b = QM_SHUF(p0, p1, 0, 1, 4, 5), d = QM_SHUF(p0, p1, 2, 3, 6, 7);
+    return qm_boxes_of(a, b, d, r, c);
+}
+/* A strip quad's two boxes (q: X0 X1 X2 Y0 Y1 Y2 X3 Y3; triangle 0 V0 V1 V2, 1 V1 V3 V2) */
+static EG_ALWAYS_INLINE bool qm_boxes_quad(const int32_t q[8], const int32_t r[4], int32_t c[2][4])
+{
+    snap_vi_t p, u;
+    __builtin_memcpy(&p, q, sizeof p);
+    __builtin_memcpy(&u, q + 4, sizeof u);
+    const snap_vi_t e = QM_SHUF(p, u, 1, 2, 4, 5);   /* X1 X2 Y1 Y2: in both */
+    const snap_vi_t a = QM_SHUF(p, u, 0, 3, 6, 7), b = QM_SHUF(e, e, 0, 2, 0, 2), d = QM_SHUF(e, e, 1, 3, 1, 3);
+    return qm_boxes_of(a, b, d, r, c);
+}
+/* quadkey: whether t0, t1 are a strip quad's (V0, V1, V2), (V1, V3, V2) (vtxquad's quad_tris):
+ * the shared vertices the same (pointers: the same varyings) with the same x, y and 1/w bits in
+ * both triangles (so the same snapped values and key words as two triangles' key holds); then q:
+ * snapped X0 X1 X2 Y0 Y1 Y2 X3 Y3 (t0's as snap6 lays them out, then V3's), two snap4 instead of
+ * snap6's four (each lane the same function of its float as there: the same integers). Every
+ * shuffle one shufps or pshufd (GCC built the others lane by lane). */
+static EG_ALWAYS_INLINE bool qm_strip(const eg_soft_tri_t *t0, const eg_soft_tri_t *t1, int32_t q[8])
+{
+    if (t1->v[0] != t0->v[1] || t1->v[2] != t0->v[2]) return false;
+    snap_vi_t a0, b0, c0, a1, b1, c1;   /* a: x0 x1 x2 y0, b: y1 y2 z0 z1, c: z2 w0 w1 w2 (bits) */
+    const unsigned char *const p0 = (const unsigned char *)t0 + offsetof(eg_soft_tri_t, x);
+    const unsigned char *const p1 = (const unsigned char *)t1 + offsetof(eg_soft_tri_t, x);
+    __builtin_memcpy(&a0, p0, sizeof a0); __builtin_memcpy(&b0, p0 + 16, sizeof b0); __builtin_memcpy(&c0, p0 + 32, sizeof c0);
+    __builtin_memcpy(&a1, p1, sizeof a1); __builtin_memcpy(&b1, p1 + 16, sizeof b1); __builtin_memcpy(&c1, p1 + 32, sizeof c1);
+    const snap_vi_t s0 = QM_SHUF(a0, b0, 1, 2, 4, 5);                              /* t0: x1 x2 y1 y2 */
+    const snap_vi_t s1 = QM_SHUF(a1, QM_SHUF(a1, b1, 3, 3, 5, 5), 0, 2, 4, 6);   /* t1: x0 x2 y0 y2 */
+    const snap_vi_t eq = (s0 == s1) & (QM_SHUF(c0, c0, 2, 3, 2, 3) == QM_SHUF(c1, c1, 1, 3, 1, 3));   /* w1 w2, w0 w2 */
+    uint64_t ew[2];
+    __builtin_memcpy(ew, &eq, sizeof ew);
+    if ((ew[0] & ew[1]) != ~(uint64_t)0) return false;
+    const snap_vi_t u = QM_SHUF(b0, QM_SHUF(a1, b1, 0, 4, 1, 5), 0, 1, 6, 5);   /* y1 y2 X3 Y3 */
+    const snap_vi_t sa = snap4((snap_vf_t)a0), su = snap4((snap_vf_t)u);
+    __builtin_memcpy(q, &sa, sizeof sa);
+    __builtin_memcpy(q + 4, &su, sizeof su);
     return true;
 }
 #else
@@ -1141,6 +1184,25 @@ static EG_ALWAYS_INLINE bool qm_boxes(const int32_t xy[2][8], const int32_t r[4]
     }
     return true;
 }
+static EG_ALWAYS_INLINE bool qm_boxes_quad(const int32_t q[8], const int32_t r[4], int32_t c[2][4])
+{
+    const int32_t xy[2][8] = { { q[0], q[1], q[2], q[3], q[4], q[5] }, { q[1], q[6], q[2], q[4], q[7], q[5] } };
+    return qm_boxes(xy, r, c);
+}
+static EG_ALWAYS_INLINE bool qm_strip(const eg_soft_tri_t *t0, const eg_soft_tri_t *t1, int32_t q[8])
+{
+    if (t1->v[0] != t0->v[1] || t1->v[2] != t0->v[2]) return false;
+    uint32_t a[9], b[9];   /* x, y, 1/w bits */
+    __builtin_memcpy(a, t0->x, 3u * sizeof(float)); __builtin_memcpy(a + 3, t0->y, 3u * sizeof(float));
+    __builtin_memcpy(a + 6, t0->invw, 3u * sizeof(float));
+    __builtin_memcpy(b, t1->x, 3u * sizeof(float)); __builtin_memcpy(b + 3, t1->y, 3u * sizeof(float));
+    __builtin_memcpy(b + 6, t1->invw, 3u * sizeof(float));
+    if (b[0] != a[1] || b[2] != a[2] || b[3] != a[4] || b[5] != a[5] || b[6] != a[7] || b[8] != a[8]) return false;
+    for (uint32_t i = 0; i < 3; i++) { q[i] = eg_soft_snap(t0->x[i]); q[3u + i] = eg_soft_snap(t0->y[i]); }
+    q[6] = eg_soft_snap(t1->x[1]);
+    q[7] = eg_soft_snap(t1->y[1]);
+    return true;
+}
 #endif
 static EG_ALWAYS_INLINE bool quad_memo(eg_soft_frag_t f[2], eg_soft_worker_t *w, const eg_soft_pass_state_t *ps,
                                        bool *pend)
@@ -1156,10 +1218,14 @@ static EG_ALWAYS_INLINE bool quad_memo(eg_soft_frag_t f[2], eg_soft_worker_t *w,
         (uint64_t)r64[3] + h > lim)
         return false;
     const int32_t r[4] = { (int32_t)r64[0], (int32_t)r64[1], (int32_t)r64[2], (int32_t)r64[3] };
+    if (qm_strip(f[0].t, f[1].t, xy[0])) {   /* (xy[1] not read) */
+        if (!qm_boxes_quad(xy[0], r, c)) return false;
+        return eg_soft_quad_memo(f, (const int32_t(*)[8])xy, (const int32_t(*)[4])c, true, pend);
+    }
     snap6(f[0].t, xy[0]);
     snap6(f[1].t, xy[1]);
     if (!qm_boxes((const int32_t(*)[8])xy, r, c)) return false;
-    return eg_soft_quad_memo(f, (const int32_t(*)[8])xy, (const int32_t(*)[4])c, pend);
+    return eg_soft_quad_memo(f, (const int32_t(*)[8])xy, (const int32_t(*)[4])c, false, pend);
 }
 
 void eg_soft_raster_prepared_pair(eg_soft_worker_t *w, const eg_soft_pass_state_t *ps, const eg_soft_tri_t *const t[2],

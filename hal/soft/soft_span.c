@@ -1062,7 +1062,7 @@ static void pair_run(eg_soft_worker_t *w, const eg_soft_span_pipe_t *sp, uint32_
 }
 
 bool eg_soft_quad_memo_on = true, eg_soft_quad_memo_verify;
-uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad;
+uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad, eg_soft_quad_memo_quads;
 
 #if EMGPU_SOFT_QUAD_MEMO > 0
 /* QUAD MEMO (quadmemo, session 15): a glyph quad's whole set-up once per shape. Row 4 (UI opaque,
@@ -1101,6 +1101,18 @@ uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad
  * path takes it on every visit, ~0 on the bench). Compared whole (after a hash), floats as bits.
  * Coordinates farther than 2^20 subpixels from O skip the memo (every relative value is then
  * exact in int32 and int16, and A ox S below 2^50).
+ * QUAD KEY (quadkey, session 16): a strip quad's triangles t0 = (V0, V1, V2), t1 = (V1, V3, V2)
+ * (vtxquad's quad_tris; soft_raster.c qm_strip checks the shared vertices' pointers and their
+ * x, y and 1/w bits in both) share 2 of their 3 vertices, so the key above repeats them: its
+ * 12 coordinates, 6 vertices' varyings and 6 1/w are those of 4 vertices. Such quads are keyed
+ * by the 4 (u.q, tag 2: 208 bytes, 13 compared words of 20; its own hash of 10 words), the rest
+ * (boxes, is_polygon, serial, width) as above: the two-triangle key is a function of it (each of
+ * its fields one of u.q's, by the check), so two quads with equal u.q keys have equal
+ * two-triangle keys and everything above holds as it is (the same O: t0's first vertex). The
+ * tags keep the two shapes' entries apart (qm_same compares b's shape's bytes, the tag among
+ * them). Snapped from 4 vertices too (two snap4, not four), the key's boxes as one vector. Row 4
+ * (UI opaque, 5 frames): 41.12 -> 40.26 M instructions, ~95 a glyph quad fewer (key, compare,
+ * hash, snap and boxes); rows 2, 3, 5 -0.85 M each.
  * Per worker (w->index), EMGPU_SOFT_QUAD_MEMO entries, 4-way sets (filled in turn; the hash
  * compared first, the key where it matches). The UI bench has 87 keys on row 2 (47 on row 4):
  * with 2-way sets of 128 or 256 entries some sets held 3 or more of them in turn (row 2: 1,961
@@ -1121,15 +1133,27 @@ uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad
 #define QM_RANGE ((int32_t)1 << 20)
 
 typedef struct {
-    float var[2][3][8];        /* v[0], v[1], v[2]: var[qm_j + i] of qm_vm's lanes (others 0) */
-    int32_t xy[2][8];          /* snapped x0 x1 x2 y0 y1 y2 - O S (and two 0) */
-    int16_t box[2][4];         /* c - O */
-    uint32_t iw[2][4];         /* 1/w bits (and a 0) */
     uint64_t serial;           /* sp->qm_serial */
-    uint8_t poly[2], wi, tag;  /* tag 1: a zeroed entry never matches */
+    uint8_t poly[2], wi, tag;  /* tag 1: two triangles' key (u.t), 2: a strip quad's (u.q); a zeroed entry never matches */
     uint8_t pad[4];
+    int16_t box[2][4];         /* c - O */
+    union {
+        struct {
+            int32_t xy[2][8];      /* snapped x0 x1 x2 y0 y1 y2 - O S (and two 0) */
+            uint32_t iw[2][4];     /* 1/w bits (and a 0) */
+            float var[2][3][8];    /* v[0], v[1], v[2]: var[qm_j + i] of qm_vm's lanes (others 0) */
+        } t;
+        struct {                   /* QUAD KEY: t0 = (V0, V1, V2), t1 = (V1, V3, V2) */
+            int32_t xy[8];         /* snapped X0 X1 X2 Y0 Y1 Y2 X3 Y3 - O S */
+            uint32_t iw[4];        /* 1/w bits of V0 .. V3 */
+            float var[4][8];       /* V0 .. V3's varyings as in t.var */
+        } q;
+    } u;
 } qm_key_t;
-_Static_assert(sizeof(qm_key_t) == 320 && offsetof(qm_key_t, serial) == 304, "qm_key_t: no padding, 16-byte words");
+#define QM_QUAD_B 208u         /* a strip quad's key: its first 208 bytes (13 16-byte words of 20) */
+_Static_assert(sizeof(qm_key_t) == 320 && offsetof(qm_key_t, u) == 32 &&
+               offsetof(qm_key_t, u.q.var) + sizeof(float[4][8]) == QM_QUAD_B,
+               "qm_key_t: no padding, 16-byte words");
 
 /* one triangle's stored fields, relative (quad_tri's; quad_common's are the current draw's) */
 #define QM_F 136u              /* span_fill_t fxd1 .. C2 */
@@ -1178,6 +1202,7 @@ static inline uint32_t qm_wk(const eg_soft_worker_t *w) { return w->index < EMGP
 typedef uint32_t qm_u4_t __attribute__((vector_size(16)));
 typedef int32_t qm_i4_t __attribute__((vector_size(16)));
 typedef uint64_t qm_q2_t __attribute__((vector_size(16)));
+typedef int16_t qm_h8_t __attribute__((vector_size(16)));
 #endif
 
 /* n bytes (a multiple of 8) from s to d, 16 at a time (GCC moved such runs 8 bytes at a time) */
@@ -1200,62 +1225,10 @@ static EG_ALWAYS_INLINE void qm_copy(void *dv, const void *sv, uint32_t n)
     }
 }
 
-#if !VM_SIMD
-/* var[j0, j0 + 8) of v under the lane mask m into d (qm_key's vector build otherwise) */
-static EG_ALWAYS_INLINE void qm_var(float *d, const eg_soft_vtx_t *v, uint32_t j0, const uint32_t m[8])
+/* n vertices' varyings var[j0, j0 + 8) under qm_vm's lanes into d[0 .. n) */
+static EG_ALWAYS_INLINE void qm_vars(float (*d)[8], const eg_soft_vtx_t *const *vs, uint32_t n,
+                                     const eg_soft_span_pipe_t *sp)
 {
-    for (uint32_t i = 0; i < 8u; i++) {
-        uint32_t x;
-        __builtin_memcpy(&x, v->var + j0 + i, sizeof x);
-        x &= m[i];
-        __builtin_memcpy(d + i, &x, sizeof x);
-    }
-}
-#endif
-
-/* The key of quad f[0], f[1] (eg_soft_quad_memo's arguments) and its hash; false: out of the
- * memo's range (the coordinates). */
-static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp, uint32_t wi,
-                                    const int32_t xy[2][8], const int32_t c[2][4], int64_t ox, int64_t oy,
-                                    qm_key_t *k, uint64_t *h)
-{
-    /* O S fits int32 (|X0| < 2^28, the caller's test); then each X - O S is below 2^32 - 2^20 in
-     * magnitude, so the wrapped 32-bit difference is small (the range test) exactly where the
-     * true one is */
-    const uint32_t oxs = (uint32_t)(ox * EG_SOFT_SUBPIX), oys = (uint32_t)(oy * EG_SOFT_SUBPIX);
-    uint32_t far = 0u;
-#if VM_SIMD
-    const qm_u4_t o0 = { oxs, oxs, oxs, oys }, o1 = { oys, oys, 0u, 0u }, m1 = { ~0u, ~0u, 0u, 0u };
-    const qm_u4_t rg = { (uint32_t)QM_RANGE, (uint32_t)QM_RANGE, (uint32_t)QM_RANGE, (uint32_t)QM_RANGE };
-    qm_u4_t fv = { 0u, 0u, 0u, 0u };
-    for (uint32_t i = 0; i < 2u; i++) {
-        qm_u4_t a, b;
-        __builtin_memcpy(&a, xy[i], sizeof a);
-        __builtin_memcpy(&b, xy[i] + 4, sizeof b);
-        a -= o0;
-        b = (b - o1) & m1;
-        fv |= ((a + rg) | (b + rg)) >> 21;
-        __builtin_memcpy(k->xy[i], &a, sizeof a);
-        __builtin_memcpy(k->xy[i] + 4, &b, sizeof b);
-    }
-    uint64_t fw[2];
-    __builtin_memcpy(fw, &fv, sizeof fw);
-    far = (fw[0] | fw[1]) != 0u;
-#else
-    for (uint32_t i = 0; i < 2u; i++) {
-        for (uint32_t j = 0; j < 6u; j++) {
-            const uint32_t d = (uint32_t)xy[i][j] - (j < 3u ? oxs : oys);
-            far |= (d + (uint32_t)QM_RANGE) >> 21;
-            k->xy[i][j] = (int32_t)d;
-        }
-        k->xy[i][6] = k->xy[i][7] = 0;
-    }
-#endif
-    if (far) return false;
-    /* the varyings, boxes and 1/w in straight lines, the masks loaded once (qmhit: as one loop over
-     * the two triangles GCC kept the loop and spilled its pointers, ~150 instructions a quad) */
-    const eg_soft_tri_t *const t0 = f[0].t, *const t1 = f[1].t;
-    const eg_soft_vtx_t *const vs[6] = { t0->v[0], t0->v[1], t0->v[2], t1->v[0], t1->v[1], t1->v[2] };
     const uint32_t j0 = sp->qm_j;
 #if VM_SIMD
     qm_u4_t vm0, vm1;
@@ -1264,70 +1237,179 @@ static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_spa
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 6
 #endif
-    for (uint32_t n = 0; n < 6u; n++) {   /* (no flat value: prov not read) */
+    for (uint32_t i = 0; i < n; i++) {   /* (no flat value: prov not read) */
         qm_u4_t x0, x1;
-        __builtin_memcpy(&x0, vs[n]->var + j0, sizeof x0);
-        __builtin_memcpy(&x1, vs[n]->var + j0 + 4, sizeof x1);
+        __builtin_memcpy(&x0, vs[i]->var + j0, sizeof x0);
+        __builtin_memcpy(&x1, vs[i]->var + j0 + 4, sizeof x1);
         x0 &= vm0;
         x1 &= vm1;
-        __builtin_memcpy(k->var[n / 3u][n % 3u], &x0, sizeof x0);
-        __builtin_memcpy(k->var[n / 3u][n % 3u] + 4, &x1, sizeof x1);
+        __builtin_memcpy(d[i], &x0, sizeof x0);
+        __builtin_memcpy(d[i] + 4, &x1, sizeof x1);
     }
 #else
-    for (uint32_t n = 0; n < 6u; n++) qm_var(k->var[n / 3u][n % 3u], vs[n], j0, sp->qm_vm);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t l = 0; l < 8u; l++) {
+            uint32_t x;
+            __builtin_memcpy(&x, vs[i]->var + j0 + l, sizeof x);
+            x &= sp->qm_vm[l];
+            __builtin_memcpy(d[i] + l, &x, sizeof x);
+        }
 #endif
-    k->box[0][0] = (int16_t)(c[0][0] - ox); k->box[0][1] = (int16_t)(c[0][1] - ox);
-    k->box[0][2] = (int16_t)(c[0][2] - oy); k->box[0][3] = (int16_t)(c[0][3] - oy);
-    k->box[1][0] = (int16_t)(c[1][0] - ox); k->box[1][1] = (int16_t)(c[1][1] - ox);
-    k->box[1][2] = (int16_t)(c[1][2] - oy); k->box[1][3] = (int16_t)(c[1][3] - oy);
-    __builtin_memcpy(k->iw[0], t0->invw, 3u * sizeof(float));
-    __builtin_memcpy(k->iw[1], t1->invw, 3u * sizeof(float));
-    k->iw[0][3] = k->iw[1][3] = 0u;
-    k->poly[0] = t0->is_polygon;
-    k->poly[1] = t1->is_polygon;
-    k->serial = sp->qm_serial;
-    k->wi = (uint8_t)wi;
-    k->tag = 1u;
-    __builtin_memset(k->pad, 0, sizeof k->pad);
-    /* the set: a multiplicative hash of the words that tell glyphs (the first vertex's varyings),
-     * shapes and phases (the coordinates, the boxes) apart, each word its own odd multiplier (an
-     * XOR of fewer products left sets of the UI bench's 87 keys with 3 or more: row 2 took 1,961
-     * misses in 9,000 quads at 128 entries). xy[i][6], xy[i][7] are 0 (their words' products: 0,
-     * left out) */
+}
+
+/* d[0 .. 8) = s - (lanes 0-3: o[0 .. 4), lanes 4-7: o[4 .. 8)) (wrapped) where m (all ones), else
+ * 0; the result: not 0 where a difference is out of the memo's range. O S fits int32 (|X0| <
+ * 2^28, eg_soft_quad_memo's test); then each X - O S is below 2^32 - 2^20 in magnitude, so the
+ * wrapped 32-bit difference is small (the range test) exactly where the true one is. */
+static EG_ALWAYS_INLINE uint32_t qm_rel(int32_t *d, const int32_t *s, const uint32_t o[8], const uint32_t m[8])
+{
+#if VM_SIMD
+    const qm_u4_t rg = { (uint32_t)QM_RANGE, (uint32_t)QM_RANGE, (uint32_t)QM_RANGE, (uint32_t)QM_RANGE };
+    qm_u4_t a, b, o0, o1, m0, m1;
+    __builtin_memcpy(&a, s, sizeof a); __builtin_memcpy(&b, s + 4, sizeof b);
+    __builtin_memcpy(&o0, o, sizeof o0); __builtin_memcpy(&o1, o + 4, sizeof o1);
+    __builtin_memcpy(&m0, m, sizeof m0); __builtin_memcpy(&m1, m + 4, sizeof m1);
+    a = (a - o0) & m0;
+    b = (b - o1) & m1;
+    __builtin_memcpy(d, &a, sizeof a);
+    __builtin_memcpy(d + 4, &b, sizeof b);
+    const qm_u4_t fv = ((a + rg) | (b + rg)) >> 21;
+    uint64_t fw[2];
+    __builtin_memcpy(fw, &fv, sizeof fw);
+    return (fw[0] | fw[1]) != 0u;
+#else
+    uint32_t far = 0u;
+    for (uint32_t j = 0; j < 8u; j++) {
+        const uint32_t x = ((uint32_t)s[j] - o[j]) & m[j];
+        far |= (x + (uint32_t)QM_RANGE) >> 21;
+        d[j] = (int32_t)x;
+    }
+    return far;
+#endif
+}
+
+/* The words of key k at kb[0 .. n) (12 at most) hashed: a multiplicative hash, each word its own
+ * odd multiplier (an XOR of fewer products left sets of the UI bench's 87 keys with 3 or more: row
+ * 2 took 1,961 misses in 9,000 quads at 128 entries); read straight from k (through a copy GCC
+ * moved them twice) */
+static EG_ALWAYS_INLINE uint64_t qm_hash(const uint8_t *const kb[], uint32_t n)
+{
     static const uint64_t K[12] = { 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
                                     0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
                                     0x87C37B91114253D5ull, 0x2545F4914F6CDD1Dull,
                                     0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull,
                                     0xA0761D6478BD642Full, 0xE7037ED1A0B428DBull };
-    /* the words read straight from k (through a copy GCC moved them twice) */
-    const uint8_t *const kb[12] = { (const uint8_t *)k->var[0][0], (const uint8_t *)k->var[0][0] + 8,
-                                    (const uint8_t *)k->var[0][0] + 16, (const uint8_t *)k->var[0][0] + 24,
-                                    (const uint8_t *)k->xy[0], (const uint8_t *)k->xy[0] + 8,
-                                    (const uint8_t *)k->xy[0] + 16, (const uint8_t *)k->xy[1],
-                                    (const uint8_t *)k->xy[1] + 8, (const uint8_t *)k->xy[1] + 16,
-                                    (const uint8_t *)k->box, (const uint8_t *)k->box + 8 };
     uint64_t a = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 12
 #endif
-    for (uint32_t i = 0; i < 12u; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         uint64_t x;
         __builtin_memcpy(&x, kb[i], sizeof x);
         a += x * K[i];
     }
-    *h = (a ^ a >> 29) * 0x9E3779B97F4A7C15ull;
+    return (a ^ a >> 29) * 0x9E3779B97F4A7C15ull;
+}
+
+/* What both key shapes hold: the boxes c - O, is_polygon, the pipeline's serial, the width and
+ * the shape (tag) */
+static EG_ALWAYS_INLINE void qm_head(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp, uint32_t wi,
+                                     const int32_t c[2][4], int64_t ox, int64_t oy, uint8_t tag, qm_key_t *k)
+{
+#if VM_SIMD && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* one int32 vector subtraction a triangle, the low halves (little-endian: the even int16 lanes) of both as one int16 vector (the same
+     * 16 bits as the conversions below; the eight scalar ones were ~28 instructions a quad) */
+    const qm_u4_t o = { (uint32_t)ox, (uint32_t)ox, (uint32_t)oy, (uint32_t)oy };
+    qm_u4_t b0, b1;
+    __builtin_memcpy(&b0, c[0], sizeof b0);
+    __builtin_memcpy(&b1, c[1], sizeof b1);
+    b0 -= o;
+    b1 -= o;
+#if defined(__clang__)
+    const qm_h8_t bh = __builtin_shufflevector((qm_h8_t)b0, (qm_h8_t)b1, 0, 2, 4, 6, 8, 10, 12, 14);
+#else
+    const qm_h8_t bh = __builtin_shuffle((qm_h8_t)b0, (qm_h8_t)b1, (qm_h8_t){ 0, 2, 4, 6, 8, 10, 12, 14 });
+#endif
+    _Static_assert(sizeof bh == sizeof k->box, "qm_head: the boxes as one vector");
+    __builtin_memcpy(k->box, &bh, sizeof bh);
+#else
+    k->box[0][0] = (int16_t)(c[0][0] - ox); k->box[0][1] = (int16_t)(c[0][1] - ox);
+    k->box[0][2] = (int16_t)(c[0][2] - oy); k->box[0][3] = (int16_t)(c[0][3] - oy);
+    k->box[1][0] = (int16_t)(c[1][0] - ox); k->box[1][1] = (int16_t)(c[1][1] - ox);
+    k->box[1][2] = (int16_t)(c[1][2] - oy); k->box[1][3] = (int16_t)(c[1][3] - oy);
+#endif
+    k->poly[0] = f[0].t->is_polygon;
+    k->poly[1] = f[1].t->is_polygon;
+    k->serial = sp->qm_serial;
+    k->wi = (uint8_t)wi;
+    k->tag = tag;
+    __builtin_memset(k->pad, 0, sizeof k->pad);
+}
+
+/* The key (u.t) of quad f[0], f[1] (eg_soft_quad_memo's arguments, two triangles) and its hash;
+ * false: out of the memo's range (the coordinates). */
+static EG_ALWAYS_INLINE bool qm_key(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp, uint32_t wi,
+                                    const int32_t xy[2][8], const int32_t c[2][4], int64_t ox, int64_t oy,
+                                    qm_key_t *k, uint64_t *h)
+{
+    const uint32_t oxs = (uint32_t)(ox * EG_SOFT_SUBPIX), oys = (uint32_t)(oy * EG_SOFT_SUBPIX);
+    const uint32_t o[8] = { oxs, oxs, oxs, oys, oys, oys, 0u, 0u }, m[8] = { ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 0u, 0u };
+    if (qm_rel(k->u.t.xy[0], xy[0], o, m) | qm_rel(k->u.t.xy[1], xy[1], o, m)) return false;
+    /* the varyings, boxes and 1/w in straight lines, the masks loaded once (qmhit: as one loop over
+     * the two triangles GCC kept the loop and spilled its pointers, ~150 instructions a quad) */
+    const eg_soft_tri_t *const t0 = f[0].t, *const t1 = f[1].t;
+    const eg_soft_vtx_t *const vs[6] = { t0->v[0], t0->v[1], t0->v[2], t1->v[0], t1->v[1], t1->v[2] };
+    qm_vars(k->u.t.var[0], vs, 6u, sp);
+    qm_head(f, sp, wi, c, ox, oy, 1u, k);
+    __builtin_memcpy(k->u.t.iw[0], t0->invw, 3u * sizeof(float));
+    __builtin_memcpy(k->u.t.iw[1], t1->invw, 3u * sizeof(float));
+    k->u.t.iw[0][3] = k->u.t.iw[1][3] = 0u;
+    /* the set: the words that tell glyphs (the first vertex's varyings), shapes and phases (the
+     * coordinates, the boxes) apart; xy[i][6], xy[i][7] are 0 (their words' products: 0, left out) */
+    const uint8_t *const kb[12] = { (const uint8_t *)k->u.t.var[0][0], (const uint8_t *)k->u.t.var[0][0] + 8,
+                                    (const uint8_t *)k->u.t.var[0][0] + 16, (const uint8_t *)k->u.t.var[0][0] + 24,
+                                    (const uint8_t *)k->u.t.xy[0], (const uint8_t *)k->u.t.xy[0] + 8,
+                                    (const uint8_t *)k->u.t.xy[0] + 16, (const uint8_t *)k->u.t.xy[1],
+                                    (const uint8_t *)k->u.t.xy[1] + 8, (const uint8_t *)k->u.t.xy[1] + 16,
+                                    (const uint8_t *)k->box, (const uint8_t *)k->box + 8 };
+    *h = qm_hash(kb, 12u);
     return true;
 }
 
-/* keys a and b equal, byte for byte */
-static EG_ALWAYS_INLINE bool qm_same(const qm_key_t *a, const qm_key_t *b)
+/* The key (u.q) of a strip quad f[0] = (V0, V1, V2), f[1] = (V1, V3, V2) (quadkey: the caller's
+ * test, eg_soft_quad_memo's comment), q: snapped X0 X1 X2 Y0 Y1 Y2 X3 Y3, and its hash; false:
+ * out of the memo's range. */
+static EG_ALWAYS_INLINE bool qm_key_quad(const eg_soft_frag_t f[2], const eg_soft_span_pipe_t *sp, uint32_t wi,
+                                         const int32_t q[8], const int32_t c[2][4], int64_t ox, int64_t oy,
+                                         qm_key_t *k, uint64_t *h)
+{
+    const uint32_t oxs = (uint32_t)(ox * EG_SOFT_SUBPIX), oys = (uint32_t)(oy * EG_SOFT_SUBPIX);
+    const uint32_t o[8] = { oxs, oxs, oxs, oys, oys, oys, oxs, oys }, m[8] = { ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u };
+    if (qm_rel(k->u.q.xy, q, o, m)) return false;
+    const eg_soft_tri_t *const t0 = f[0].t, *const t1 = f[1].t;
+    const eg_soft_vtx_t *const vs[4] = { t0->v[0], t0->v[1], t0->v[2], t1->v[1] };
+    qm_vars(k->u.q.var, vs, 4u, sp);
+    qm_head(f, sp, wi, c, ox, oy, 2u, k);
+    __builtin_memcpy(k->u.q.iw, t0->invw, 3u * sizeof(float));
+    __builtin_memcpy(k->u.q.iw + 3, &t1->invw[1], sizeof(float));
+    const uint8_t *const kb[10] = { (const uint8_t *)k->u.q.var[0], (const uint8_t *)k->u.q.var[0] + 8,
+                                    (const uint8_t *)k->u.q.var[0] + 16, (const uint8_t *)k->u.q.var[0] + 24,
+                                    (const uint8_t *)k->u.q.xy, (const uint8_t *)k->u.q.xy + 8,
+                                    (const uint8_t *)k->u.q.xy + 16, (const uint8_t *)k->u.q.xy + 24,
+                                    (const uint8_t *)k->box, (const uint8_t *)k->box + 8 };
+    *h = qm_hash(kb, 10u);
+    return true;
+}
+
+/* bytes [i0, i1) of keys a and b equal (multiples of 16) */
+static EG_ALWAYS_INLINE bool qm_eq(const qm_key_t *a, const qm_key_t *b, uint32_t i0, uint32_t i1)
 {
 #if VM_SIMD
     qm_q2_t d = { 0, 0 };
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 20
 #endif
-    for (uint32_t i = 0; i < sizeof *a; i += 16u) {
+    for (uint32_t i = i0; i < i1; i += 16u) {
         qm_q2_t x, y;
         __builtin_memcpy(&x, (const uint8_t *)a + i, sizeof x);
         __builtin_memcpy(&y, (const uint8_t *)b + i, sizeof y);
@@ -1336,7 +1418,7 @@ static EG_ALWAYS_INLINE bool qm_same(const qm_key_t *a, const qm_key_t *b)
     return !(d[0] | d[1]);
 #else
     uint64_t d = 0;
-    for (uint32_t i = 0; i < sizeof *a; i += 8u) {
+    for (uint32_t i = i0; i < i1; i += 8u) {
         uint64_t x, y;
         __builtin_memcpy(&x, (const uint8_t *)a + i, sizeof x);
         __builtin_memcpy(&y, (const uint8_t *)b + i, sizeof y);
@@ -1344,6 +1426,13 @@ static EG_ALWAYS_INLINE bool qm_same(const qm_key_t *a, const qm_key_t *b)
     }
     return !d;
 #endif
+}
+
+/* entry key a equals b (a key of either shape), byte for byte over b's shape: its first
+ * QM_QUAD_B bytes hold the tag, so an entry of the other shape differs there */
+static EG_ALWAYS_INLINE bool qm_same(const qm_key_t *a, const qm_key_t *b)
+{
+    return qm_eq(a, b, 0u, QM_QUAD_B) && (b->tag == 2u || qm_eq(a, b, QM_QUAD_B, sizeof *a));
 }
 
 /* quad_tri's fields of c relative to O into e, and back (the MEMO comment's relative forms) */
@@ -1428,22 +1517,25 @@ static __attribute__((noinline)) void qm_check(const eg_soft_frag_t f[2], const 
     if (!ok) __atomic_fetch_add(&eg_soft_quad_memo_bad, 1u, __ATOMIC_RELAXED);
 }
 
-bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int32_t c[2][4], bool *pend)
+bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int32_t c[2][4], bool strip, bool *pend)
 {
     const eg_soft_span_pipe_t *sp = f[0].rs->span;
     const uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
+    const int32_t x0 = xy[0][0], y0 = xy[0][3];   /* t0's snapped x0, y0 (either shape) */
     /* eg_soft_span_pair's quick path's tests that are not in the key (the hooks, the draw's) */
     if (!eg_soft_quad_memo_on || !sp || sp->qm_j == SPAN_NO_VAL || !eg_soft_raster_fast_paths ||
         !eg_soft_span_pair_on || !eg_soft_span_pair_quick_on || !sp->fused[wi][FZ_MODES_TEXC] ||
-        xy[0][0] + (1 << 28) < 0 || xy[0][0] >= (1 << 28) || xy[0][3] + (1 << 28) < 0 || xy[0][3] >= (1 << 28))
+        x0 + (1 << 28) < 0 || x0 >= (1 << 28) || y0 + (1 << 28) < 0 || y0 >= (1 << 28))
         return false;
     f[0].samples = f[1].samples = f[0].ps->fb->samples == 4u ? 4u : 1u;   /* raster_pair_set_up's */
     const tex_memo_t *m = pair_draw(&f[0], sp, wi);
     if (!m) return false;
-    const int64_t ox = (xy[0][0] >> EG_SOFT_SUBPIX_BITS) & ~(int64_t)3, oy = (xy[0][3] >> EG_SOFT_SUBPIX_BITS) & ~(int64_t)3;
+    const int64_t ox = (x0 >> EG_SOFT_SUBPIX_BITS) & ~(int64_t)3, oy = (y0 >> EG_SOFT_SUBPIX_BITS) & ~(int64_t)3;
     const uint32_t wk = qm_wk(f[0].w);
     qm_pend_t *p = &qm_pend[wk];
-    if (!qm_key(f, sp, wi, xy, c, ox, oy, &p->key, &p->h)) return false;
+    if (strip ? !qm_key_quad(f, sp, wi, xy[0], c, ox, oy, &p->key, &p->h) : !qm_key(f, sp, wi, xy, c, ox, oy, &p->key, &p->h))
+        return false;
+    if (eg_soft_quad_memo_verify && strip) __atomic_fetch_add(&eg_soft_quad_memo_quads, 1u, __ATOMIC_RELAXED);
     const uint32_t si = (uint32_t)(((p->h >> 32) * (uint64_t)QM_SETS) >> 32);
     qm_ent_t *const set = qm_memo[wk][si];
     for (uint32_t i = 0; i < QM_WAYS; i++) {
@@ -1499,9 +1591,9 @@ static __attribute__((noinline)) void quad_memo_store(const eg_soft_frag_t *fa, 
     if (eg_soft_quad_memo_verify) __atomic_fetch_add(&eg_soft_quad_memo_misses, 1u, __ATOMIC_RELAXED);
 }
 #else
-bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int32_t c[2][4], bool *pend)
+bool eg_soft_quad_memo(eg_soft_frag_t *f, const int32_t xy[2][8], const int32_t c[2][4], bool strip, bool *pend)
 {
-    (void)f; (void)xy; (void)c;
+    (void)f; (void)xy; (void)c; (void)strip;
     *pend = false;
     return false;
 }

@@ -106,14 +106,18 @@ extern uint32_t eg_soft_sep_memo_hits, eg_soft_sep_memo_misses, eg_soft_sep_memo
  *  the kernel reads, and every worker counts hits, misses and mismatches (bad). */
 extern bool eg_soft_quad_memo_on, eg_soft_quad_memo_verify;
 extern uint32_t eg_soft_quad_memo_hits, eg_soft_quad_memo_misses, eg_soft_quad_memo_bad;
+/** Under eg_soft_quad_memo_verify: quads keyed as strip quads (their 4 vertices, u.q). */
+extern uint32_t eg_soft_quad_memo_quads;
 /** soft_raster.c eg_soft_raster_pair: the quad f[0], f[1] (frag_init'ed, one draw; xy: each
  *  triangle's snapped x0 x1 x2 y0 y1 y2 as tri_setup_ snaps them; c: each box clipped to the
  *  scissor and the worker as raster_pair_set_up clips it, not empty) drawn from the worker's
- *  memo: true. False: nothing drawn, the general set-up runs; *pend: a miss left its key for
+ *  memo: true. strip: f[0] = (V0, V1, V2), f[1] = (V1, V3, V2), the same vertices (pointers) and
+ *  the same x, y, 1/w at the shared ones, and xy[0] = snapped X0 X1 X2 Y0 Y1 Y2 X3 Y3 (xy[1] not
+ *  read). False: nothing drawn, the general set-up runs; *pend: a miss left its key for
  *  eg_soft_span_pair to store, which the caller drops after (eg_soft_quad_memo_end). */
 struct eg_soft_frag;
 struct eg_soft_worker;
-bool eg_soft_quad_memo(struct eg_soft_frag *f, const int32_t xy[2][8], const int32_t c[2][4], bool *pend);
+bool eg_soft_quad_memo(struct eg_soft_frag *f, const int32_t xy[2][8], const int32_t c[2][4], bool strip, bool *pend);
 void eg_soft_quad_memo_end(const struct eg_soft_worker *w);
 /** Whether triangles of pipeline r are worth handing over in pairs (eg_soft_bin_pair): its span
  *  class has the pair kernel (blended R8 glyphs). Asked once per vertex batch (soft_draw.c). */

@@ -35,6 +35,31 @@ static uint32_t qm_quads(svtx_t *v, uint32_t variant, bool strips)
     return n;
 }
 
+/* Quads equal but for the varyings at one corner (quadkey): a strip quad's key holds its 4
+ * vertices once (the strip's two triangles share V1 and V2), so V3's own (the strip's last
+ * vertex) must still tell such quads apart. A 4 x 4 grid of 6 x 6 px quads on 8 px steps (one
+ * block phase, inside the 8 px squares of 2 threads); column 0: the quad, 1: V3's u a texel
+ * further, 2: V3's colour other, 3: column 0 again (a hit of its entry); row: emit_quad's
+ * diagonal and winding. variant bit 0: every quad 0.5 px right; bit 1: alpha 128, else 255. */
+static uint32_t qm_corner_quads(svtx_t *v, uint32_t variant, bool strips)
+{
+    const uint8_t a = (uint8_t)(variant & 2u ? 128u : 255u);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < 16u; i++) {
+        const uint32_t col = i % 4u, row = i / 4u;
+        const float x0 = (float)(8u * col + 1u) + (variant & 1u ? 0.5f : 0.0f), y0 = (float)(8u * row + 1u);
+        svtx_t q[4];   /* a (top left), b, e, f (bottom right) */
+        for (uint32_t k = 0; k < 4u; k++)
+            q[k] = span_vtx(x0 + (k & 1u ? 6.0f : 0.0f), y0 + (k & 2u ? 6.0f : 0.0f), 1, k & 1u ? 6.0f / 8.0f : 0.0f,
+                            k & 2u ? 5.0f / 8.0f : 0.0f, 200, 60, 140, a);
+        svtx_t *v3 = &q[row & 1u ? 2u : 3u];   /* the strip's last vertex: f, or e with the other diagonal */
+        if (col == 1u) v3->uv[0] += 1.0f / 8.0f;
+        if (col == 2u) v3->color[0] = 90;
+        n += emit_quad(v + n, q[0], q[1], q[2], q[3], row, strips);
+    }
+    return n;
+}
+
 /* r rendered with the memo on, eg_soft_quad_memo_verify and eg_soft_sep_memo_verify (the
  * separable tables an entry's reference gives, sep_get's sep_ref, against fresh ones too;
  * threads workers, tile_px squares),
@@ -102,6 +127,46 @@ EG_TEST(soft_quad_memo, hits_match_general_setup)
     EG_EXPECT_EQ_U(eg_soft_sep_memo_bad, 0u);
     EG_EXPECT_EQ_U(eg_soft_quad_memo_hits != 0u, EMGPU_SOFT_QUAD_MEMO > 0 && eg_soft_span_pair_widths() != 0u);
     EG_EXPECT_EQ_U(eg_soft_quad_memo_misses != 0u, EMGPU_SOFT_QUAD_MEMO > 0 && eg_soft_span_pair_widths() != 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
+/* The strip quads' key (4 vertices, quadkey) against qm_corner_quads as strips and lists (the
+ * two triangles' key), every target format, 4 lanes and the widest width, with and without the
+ * scissor, 1 thread and 2 threads with 8 px squares: the bytes of the memo off and of the general
+ * path, every hit's fields those of the general set-up; strips keyed by their 4 vertices and
+ * hits where the build has the memo and the board the pair kernel. */
+EG_TEST(soft_quad_memo, strip_key_tells_corners_apart)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    static const uint32_t widths[2] = { 4, 0 };
+    static svtx_t quads[SPAN_MAX_VERTS];
+    uint32_t bad = 0, strip_keys = 0, list_keys = 0;
+    eg_soft_quad_memo_hits = eg_soft_quad_memo_misses = eg_soft_quad_memo_bad = 0;
+    for (uint32_t st = 0; st < 2u; st++)
+        for (uint32_t var = 0; var < 4u; var++)
+            for (uint32_t f = 0; f < 3u; f++)
+                for (uint32_t w = 0; w < 2u; w++)
+                    for (uint32_t sc = 0; sc < 2u; sc++) {
+                        eg_soft_span_fused_width = widths[w];
+                        span_strip_quads = st != 0u;
+                        eg_soft_quad_memo_quads = 0;
+                        run_t r = { d, "span_glyph.frag", span_fmts[f], &span_premul, 1u, WGPUFilterMode_Nearest,
+                                    sc != 0u, WGPUTextureFormat_R8Unorm, quads, qm_corner_quads(quads, var, st != 0u), 8u };
+                        if (!qm_same(&r, 1u, 0u) && bad++ < 4u)
+                            eg_test_printf("    1 thread: case %u/%u/%u/%u/%u differs\n", st, var, f, w, sc);
+                        if (!qm_same(&r, 2u, 8u) && bad++ < 4u)
+                            eg_test_printf("    2 threads: case %u/%u/%u/%u/%u differs\n", st, var, f, w, sc);
+                        *(st ? &strip_keys : &list_keys) += eg_soft_quad_memo_quads;
+                    }
+    span_strip_quads = false;
+    eg_soft_span_fused_width = 0;
+    const bool memo = EMGPU_SOFT_QUAD_MEMO > 0 && eg_soft_span_pair_widths() != 0u;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(eg_soft_quad_memo_bad, 0u);
+    EG_EXPECT_EQ_U(eg_soft_quad_memo_hits != 0u, memo);
+    EG_EXPECT_EQ_U(strip_keys != 0u, memo);
+    EG_EXPECT_EQ_U(list_keys, 0u);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
