@@ -359,6 +359,17 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_PROOF_MEMO
 #define EMGPU_SOFT_PROOF_MEMO (EMGPU_SOFT_SEP_MEMO ? 64 : 0)
 #endif
+/** Rounded rects' corner blocks (hal/soft/soft_raster_shade.c cm_*: the program blocks of
+ *  soft_raster.c region_blocks, ~870 instructions each, ~32 a rounded rectangle) remembered per
+ *  worker thread: the output channels the program computes, keyed on exactly what they read
+ *  relative to the block (pass-through channels are read from the current triangle, so shapes of
+ *  other colours share entries): entries per thread (2-way sets: a power of two, at least 2);
+ *  0 = off. The same bytes either way. Static memory: ~0.3 KiB an entry for each of
+ *  EMGPU_SOFT_MAX_THREADS workers. Hosted boards: 256; MCUs: 0 (no vector program blocks;
+ *  follows EMGPU_SOFT_SEP_MEMO). */
+#ifndef EMGPU_SOFT_CORNER_MEMO
+#define EMGPU_SOFT_CORNER_MEMO (EMGPU_SOFT_SEP_MEMO ? 256 : 0)
+#endif
 /** Tile size of the soft rasterizer's binning (pixels, square, multiple of 4): a render pass's
  *  triangles are binned per tile and each tile is rasterized by one worker. Smaller tiles suit
  *  small targets and banded panels; bigger ones cost fewer bin references per triangle. */

@@ -311,6 +311,8 @@ typedef struct eg_soft_worker {
      * memo), [4] vector chunks with a range source's open pixels (to the VM) */
     uint32_t fill_vec_rows[5];
     uint32_t vm_blocks;                           /* blocks shaded by shade_vm (soft_raster_shade.c, corner11) */
+    uint32_t corner_memo_hits;                    /* of those, outputs taken from the corner memo (cornermemo) */
+    uint32_t corner_memo_wrong;                   /* of those, recomputed and different (eg_soft_corner_memo_verify only) */
     uint32_t rect_px;                             /* pixels filled as one rectangle of a quad pair (soft_raster_rect.c) */
 } eg_soft_worker_t;
 
@@ -386,6 +388,12 @@ typedef struct eg_soft_vm_tri {
     float *dst[EG_SOFT_VM_VARY];
     bool wp[EG_SOFT_VM_VARY];          /* a lerped input takes the perspective weights */
     float cx[2][8], ry[2][2][8];       /* as mb_cx, mb_ry */
+    /* the corner memo's class of the triangle (soft_raster_shade.c cm_classify: 0 not looked up
+     * yet, index + 1, or none) and generation; per output component the table index of the
+     * input it copies (EG_SOFT_CM_COMPUTED: computed, from the memo) and that input's a0 */
+    uint32_t cm_cls, cm_gen;
+    uint8_t cm_pass[4];
+    float cm_pv[4];
 } eg_soft_vm_tri_t;
 
 /** One triangle being rasterized by one worker. */
@@ -595,6 +603,22 @@ void eg_soft_const_destroy(struct eg_soft_raster_pipeline *r);
  *  0 provably has the same bits in all lanes; then w->io_out[0] holds them (what the VM would
  *  write). False: nothing written, run the VM. */
 bool eg_soft_const_block(const struct eg_soft_const_prog *cp, eg_soft_worker_t *w);
+/** The corner memo's view of a block-constant program (soft_raster_shade.c cm_*, helper
+ *  cornermemo, session 16): per output-0 component the io_in slot (loc * 4 + comp) it copies
+ *  unchanged, or EG_SOFT_CM_COMPUTED; the slots the computed components read (bits); a number
+ *  per program, never 0 and never reused. */
+#define EG_SOFT_CM_COMPUTED 0xffu
+typedef struct eg_soft_cm_prog {
+    uint64_t serial, need;
+    uint8_t pass[4];
+} eg_soft_cm_prog_t;
+const eg_soft_cm_prog_t *eg_soft_const_cm(const struct eg_soft_const_prog *cp);
+/** The corner memo (soft_raster_shade.c): on (default), its test hook (every hit recomputed,
+ *  mismatches counted in the worker's corner_memo_wrong) and its entries per worker (0: compiled
+ *  out, as on MCUs). */
+extern bool eg_soft_corner_memo_on;
+extern bool eg_soft_corner_memo_verify;
+uint32_t eg_soft_corner_memo_entries(void);
 /* ---- one-texture programs on the block path (soft_raster_tex.c, helper "raster", session 4) ---- */
 
 struct eg_soft_tex_prog;

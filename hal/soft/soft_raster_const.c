@@ -48,6 +48,7 @@ struct eg_soft_const_prog {
     uint32_t nops, nconst, nvals;
     uint8_t out[4];                /* value index of each component of output 0 */
     bool persp;                    /* a perspective-interpolated input is read (region proofs) */
+    eg_soft_cm_prog_t cm;          /* the corner memo's view of the program (cm_prep) */
     cop_t ops[CONST_MAX_OPS];
     aval_t consts[CONST_MAX_VALS / 2u];
 };
@@ -146,6 +147,40 @@ static bool compile(cbuild_t *b)
     return written == 0xFu && math > 0u;
 }
 
+/* The corner memo's view of cp (soft_raster_shade.c cm_*, helper cornermemo, session 16): the
+ * output components that copy an input slot unchanged (LD_IN, then MOVs: bits copied; pass),
+ * the io_in slots the other components read through the ops (need), and a number no other
+ * program gets (pipeline creation is single-threaded, as tmp below assumes). Every component
+ * is a function of its lane's inputs alone: the ops are per-lane arithmetic (op_args), no
+ * derivative, no side effect (eg_soft_const_create's checks). */
+static void cm_prep(struct eg_soft_const_prog *cp)
+{
+    static uint64_t serials;
+    const uint32_t base = CONST_MAX_VALS / 2u;
+    uint8_t need[CONST_MAX_VALS] = { 0 };
+    cp->cm.serial = ++serials;
+    cp->cm.need = 0;
+    for (uint32_t c = 0; c < 4u; c++) {
+        uint32_t v = cp->out[c];
+        while (v >= base && cp->ops[v - base].op == EG_VM_MOV) v = cp->ops[v - base].a;
+        const bool pass = v >= base && cp->ops[v - base].op == EG_VM_LD_IN;
+        cp->cm.pass[c] = pass ? cp->ops[v - base].a : EG_SOFT_CM_COMPUTED;
+        if (!pass) need[cp->out[c]] = 1u;
+    }
+    for (uint32_t i = cp->nops; i-- > 0;) {
+        const cop_t *o = &cp->ops[i];
+        if (!need[base + i]) continue;
+        if (o->op == EG_VM_LD_IN) {
+            cp->cm.need |= (uint64_t)1 << o->a;
+            continue;
+        }
+        const uint8_t opd[3] = { o->a, o->b, o->c };
+        for (uint32_t j = 0, n = op_args(o->op); j < n; j++) need[opd[j]] = 1u;
+    }
+}
+
+const eg_soft_cm_prog_t *eg_soft_const_cm(const struct eg_soft_const_prog *cp) { return &cp->cm; }
+
 eg_status_t eg_soft_const_create(struct eg_soft_raster_pipeline *r)
 {
     const eg_soft_program_t *p = r->fs;
@@ -172,6 +207,7 @@ eg_status_t eg_soft_const_create(struct eg_soft_raster_pipeline *r)
             if (r->vary_loc[j] * 4u + r->vary_comp[j] == o->a) o->b = (uint8_t)j;
         tmp.persp |= o->b != 0xffu && r->vary_interp[o->b] == EG_SOFT_INTERP_PERSPECTIVE;
     }
+    cm_prep(&tmp);
     r->fs_const = eg_soft_heap_alloc(sizeof tmp);
     if (!r->fs_const) return EG_STATUS_OUT_OF_MEMORY;
     eg_memcpy(r->fs_const, &tmp, sizeof tmp);

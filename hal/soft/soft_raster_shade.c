@@ -385,6 +385,12 @@ static void shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t co
     write_colors(f, bx, by, cov, false);
 }
 
+/* the corner memo's switches (cm_* below; helper cornermemo, session 16) */
+bool eg_soft_corner_memo_on = true;
+bool eg_soft_corner_memo_verify = false;
+
+uint32_t eg_soft_corner_memo_entries(void) { return (uint32_t)(EMGPU_SOFT_CORNER_MEMO); }
+
 #if SHADE_AVX2
 /* ---- the program block in one state (helper "corner11", session 11) ----
  * The rounded rectangles' corner blocks (the UI bench: ~2,770 a frame, every one through the
@@ -472,6 +478,7 @@ static SHADE_AVX2_ATTR void vm_tri_setup(eg_soft_frag_t *f)
         for (uint32_t h = 0; h < 2u; h++)
             for (uint32_t l = 0; l < 8u; l++) m->ry[v][h][l] = ky[h][l] * dy[v];
     }
+    m->cm_cls = 0u;   /* (the corner memo's class: looked up at the first block that asks) */
     f->vm_state |= EG_SOFT_VM_READY;
 }
 
@@ -510,15 +517,14 @@ static SHADE_AVX2_ATTR EG_ALWAYS_INLINE void vm_splat(const eg_soft_vm_tri_t *m,
     }
 }
 
-/* shade(f, bx, by, cov, 0, false) in vm_fast_ok's state */
-static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+/* shade_vm's program part: the block's inputs into io_in, the program run into io_out[0];
+ * returns the invocation's active lanes (*pfin: the perspective weights are finite in all 16
+ * lanes, or not read) */
+static SHADE_AVX2_ATTR EG_ALWAYS_INLINE eg_soft_mask_t vm_run(eg_soft_frag_t *f, uint32_t bx, uint32_t by,
+                                                              eg_soft_mask_t pix, bool *pfin)
 {
     const struct eg_soft_raster_pipeline *rs = f->rs;
-    eg_soft_mask_t pix = cov[0];
-    if (!pix) return;
-    if (!(f->vm_state & EG_SOFT_VM_READY)) vm_tri_setup(f);
     const eg_soft_vm_tri_t *m = &f->vm;
-    f->w->vm_blocks++;
     eg_soft_mask_t lanes = quad_expand(pix);
     bary_t b;
     float zc[EG_SOFT_LANES];
@@ -532,6 +538,7 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     }
     uint64_t uni = m->uni;
     bool fin = nk == nc || vm_persp_finite(&b);
+    if (pfin) *pfin = !m->persp || (nk != nc ? fin : vm_persp_finite(&b));
     /* the constants where io_in does not hold them from this run's last block (f->vm_hold: only
      * shade_vm of this triangle wrote io_in since, the same bits to the same slots; HELD_K is
      * set with HELD_C only) */
@@ -566,7 +573,242 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     } else {
         eg_soft_program_run(rs->fs, &f->ps->bound, &inv);
     }
-    cov[0] = pix & inv.active;   /* shade()'s cov &= alive */
+    return inv.active;
+}
+
+/* ---- the corner blocks' computed channels once per shape (helper cornermemo, session 16) ----
+ *
+ * WHY. The UI bench's rounded rectangles (one size, 2 x-phases) run ~32 corner blocks each
+ * through shade_vm (region_blocks: the cells where the shape's arc fades out), ~870
+ * instructions a block with the blend: ~7.5 M of row 4's 41.1 M. The same block of another
+ * rectangle of the same size at the same 4x4 phase computes the same alpha: the same program
+ * on the same operands.
+ *
+ * WHAT A BLOCK'S OUTPUT READS. The memo is used only for a program of the block-constant class
+ * (rs->fs_const: straight-line per-lane float arithmetic, output 0 alone, no side effect,
+ * discard, derivative or sample mask; soft_raster_const.c eg_soft_const_create), so each lane's
+ * output 0 is a function of that lane's io_in values alone, and the active lanes stay
+ * quad_expand(pix) (no discard). Per output component (eg_soft_const_cm): either it copies an
+ * input slot unchanged (LD_IN, then MOVs: the bits move; the bench's rgb), or it is computed
+ * from the slots in `need` (the bench's alpha: v_local, v_shape and v_color.a). A needed slot's
+ * 16 lanes are what vm_run stores there: lerp_body(w0, w1, a0, d1, d2) with the linear weights
+ * l = (float)E * inv_area2 + cx[lane] + ry[lane] (E = A X + B Y + C, the exact int64 edge
+ * value at the block origin's pixel centre; cx, ry are products of A, B and inv_area2:
+ * vm_tri_setup) or the perspective ones (l0, l1, l2 with 1/w at the vertices, bary_terms_avx2),
+ * or a0 in every lane (a constant input; a perspective one only where the weights are finite).
+ * The key holds all of those operands, floats as bits: E1, E2 (the same integers wherever the
+ * shape is moved by whole pixels), A1, B1, A2, B2, inv_area2, 1/w (where read), each needed
+ * slot's kind, a0, d1, d2, and the program (its serial: also the slot map of its pipeline).
+ * Equal keys give the same float operations on the same operands in the same order, so the
+ * same bits in every lane of every computed component; the coverage mask (pix) is in the key
+ * too (it sets the lanes the program runs on and that are stored). A pass-through component
+ * is not keyed: the hit splats its input's a0 from the current triangle, which is what the run
+ * stores there only when that input is one value in every lane (a constant, or a perspective
+ * constant with finite weights: entries are only made where all 16 perspective weights are
+ * finite, and finite weights are a function of the key); any other pass-through input leaves
+ * the triangle unmemoized. So rectangles of other colours share entries. Then the block is
+ * written as shade_vm writes it (same io_out[0], same coverage: the same bytes).
+ *
+ * Only inside region_blocks (f->vm_hold), where blocks repeat shape after shape; a hit writes
+ * no io_in, so the held constants stay valid. The triangle's part of the key (class) is compared
+ * once per triangle, at its first such block; a block's key is the class, its generation, E1,
+ * E2 and pix. Per worker, 2-way set-associative; eg_soft_corner_memo_verify (tests) reruns every
+ * hit and counts the mismatches (corner_memo_wrong).
+ * Measured (callgrind, 5 frames, 1 thread): row 4 41.12 M -> 39.72 M instructions, rows 2 / 3 / 5
+ * ~-1.3 M each; of row 4's 7,800 memoized blocks 118 miss; a hit is ~150 instructions (key,
+ * lookup, io_out[0]) against ~450 for the inputs and the program, the blend (~250) unchanged.
+ * Wall clock gains more than that (the perspective weights' divisions are skipped too). */
+#if EMGPU_SOFT_CORNER_MEMO
+_Static_assert((EMGPU_SOFT_CORNER_MEMO) >= 2 && ((EMGPU_SOFT_CORNER_MEMO) & ((EMGPU_SOFT_CORNER_MEMO) - 1)) == 0,
+               "EMGPU_SOFT_CORNER_MEMO: a power of two, at least 2 (2-way sets)");
+#define CM_IN 8u      /* needed input slots a memoized triangle may have */
+#define CM_CLS 8u     /* triangle classes a worker keeps */
+#define CM_NONE 0xffffffffu
+enum { CM_LERP_L, CM_LERP_P, CM_SPLAT, CM_PCONST };   /* a needed slot's kind in the key */
+
+/* The triangle's part of the key, compared whole (zeroed first: padding). */
+typedef struct cm_cls_key {
+    uint64_t serial;
+    int64_t ab[4];                     /* A1, B1, A2, B2 */
+    uint32_t bits[4];                  /* inv_area2, 1 / w at the vertices (0 where not read) */
+    uint32_t persp, nin;
+    uint32_t in[CM_IN][4];             /* kind | slot << 8, a0, d1, d2 */
+} cm_cls_key_t;
+
+typedef struct cm_key {
+    int64_t e[2];                      /* edges 1, 2 at the block origin's pixel centre */
+    uint32_t cls, gen, pix, pad;
+} cm_key_t;
+
+typedef struct cm_entry {
+    cm_key_t k;
+    uint32_t used;
+    float ch[4][EG_SOFT_LANES];        /* io_out[0] of the computed components */
+} cm_entry_t;
+
+typedef struct cm_worker {
+    cm_cls_key_t cls[CM_CLS];
+    uint32_t cls_gen[CM_CLS], cls_used[CM_CLS], cls_next;
+    cm_entry_t e[EMGPU_SOFT_CORNER_MEMO];
+} cm_worker_t;
+
+static cm_worker_t cm_tab[EMGPU_SOFT_MAX_THREADS];
+
+static inline uint32_t cm_fbits(float x) { uint32_t u; __builtin_memcpy(&u, &x, 4); return u; }
+
+/* the io_in slot (loc * 4 + comp) a table destination points at */
+static inline uint32_t cm_slot(const eg_soft_worker_t *w, const float *dst)
+{
+    return (uint32_t)(((uintptr_t)dst - (uintptr_t)w->io_in[0].c[0].f) / sizeof(eg_soft_reg_t));
+}
+
+/* f's triangle key; false: not memoized (see WHAT A BLOCK'S OUTPUT READS) */
+static bool cm_cls_key(eg_soft_frag_t *f, cm_cls_key_t *k)
+{
+    const struct eg_soft_raster_pipeline *rs = f->rs;
+    eg_soft_vm_tri_t *m = &f->vm;
+    const uint32_t wr = f->vm_state & ~EG_SOFT_VM_READY;
+    if (!rs->fs_const || rs->fsi->uses_frag_coord || m->need_z || !m->hold_ok || (m->nk && !m->persp) ||
+        (wr != EG_SOFT_VM_565 && wr != EG_SOFT_VM_U8 && wr != EG_SOFT_VM_PACK))
+        return false;
+    const eg_soft_cm_prog_t *cp = eg_soft_const_cm(rs->fs_const);
+    const uint32_t nl = m->nl, nc = nl + m->nc, nk = nc + m->nk;
+    eg_memset(k, 0, sizeof *k);
+    k->serial = cp->serial;
+    uint64_t found = 0;
+    for (uint32_t i = 0; i < nk; i++) {
+        const uint32_t s = cm_slot(f->w, m->dst[i]);
+        if (!(cp->need >> s & 1u)) continue;
+        if (k->nin == CM_IN) return false;
+        const uint32_t kind = i < nl ? (m->wp[i] ? CM_LERP_P : CM_LERP_L) : i < nc ? CM_SPLAT : CM_PCONST;
+        uint32_t *d = k->in[k->nin++];
+        d[0] = kind | s << 8;
+        d[1] = cm_fbits(m->a0[i]);
+        d[2] = kind == CM_SPLAT ? 0u : cm_fbits(m->d1[i]);
+        d[3] = kind == CM_SPLAT ? 0u : cm_fbits(m->d2[i]);
+        found |= (uint64_t)1 << s;
+    }
+    if (found != cp->need) return false;   /* (a slot no input writes: io_in as it was) */
+    for (uint32_t c = 0; c < 4u; c++) {
+        m->cm_pass[c] = EG_SOFT_CM_COMPUTED;
+        if (cp->pass[c] == EG_SOFT_CM_COMPUTED) continue;
+        uint32_t i = nl;
+        while (i < nk && cm_slot(f->w, m->dst[i]) != cp->pass[c]) i++;
+        if (i == nk) return false;   /* lerped, or not an input: not one value */
+        m->cm_pass[c] = (uint8_t)i;
+        m->cm_pv[c] = m->a0[i];
+    }
+    const eg_soft_setup_t *st = &f->s;
+    k->ab[0] = st->A[1]; k->ab[1] = st->B[1]; k->ab[2] = st->A[2]; k->ab[3] = st->B[2];
+    k->bits[0] = cm_fbits(st->inv_area2);
+    if (m->persp)
+        for (uint32_t v = 0; v < 3u; v++) k->bits[1u + v] = cm_fbits(f->t->invw[v]);
+    k->persp = m->persp;
+    return true;
+}
+
+/* f's class in the worker's memo (f->vm.cm_cls: index + 1, or CM_NONE), once per triangle */
+static void cm_classify(eg_soft_frag_t *f)
+{
+    eg_soft_vm_tri_t *m = &f->vm;
+    cm_cls_key_t k;
+    m->cm_cls = CM_NONE;
+    if (!eg_soft_corner_memo_on || f->w->index >= EMGPU_SOFT_MAX_THREADS || !cm_cls_key(f, &k)) return;
+    cm_worker_t *t = &cm_tab[f->w->index];
+    uint32_t c = 0;
+    while (c < CM_CLS && !(t->cls_used[c] && eg_memcmp(&t->cls[c], &k, sizeof k) == 0)) c++;
+    if (c == CM_CLS) {   /* a new class, round robin: its new generation retires the old one's entries */
+        c = t->cls_next;
+        t->cls_next = (c + 1u) % CM_CLS;
+        t->cls[c] = k;
+        t->cls_used[c] = 1u;
+        t->cls_gen[c]++;
+    }
+    m->cm_cls = c + 1u;
+    m->cm_gen = t->cls_gen[c];
+}
+
+static inline uint32_t cm_hash(const cm_key_t *k)
+{
+    uint64_t h = (uint64_t)k->e[0] * 0x9e3779b97f4a7c15ull ^ (uint64_t)k->e[1] * 0xc2b2ae3d27d4eb4full;
+    h ^= (uint64_t)(k->pix * 0x27d4eb2fu) ^ (uint64_t)k->cls * 0x85ebca77u;
+    return (uint32_t)(h >> 32 ^ h);
+}
+
+static inline bool cm_same(const cm_key_t *a, const cm_key_t *b)
+{
+    return a->e[0] == b->e[0] && a->e[1] == b->e[1] && a->cls == b->cls && a->gen == b->gen && a->pix == b->pix;
+}
+
+/* io_out[0] from e (computed components) and the current triangle (pass-through ones) */
+static SHADE_AVX2_ATTR void cm_restore(eg_soft_frag_t *f, const cm_entry_t *e)
+{
+    const eg_soft_vm_tri_t *m = &f->vm;
+    eg_soft_vec4_t *o = &f->w->io_out[0];
+#pragma GCC unroll 4
+    for (uint32_t c = 0; c < 4u; c++) {
+        v8f x0, x1;
+        if (m->cm_pass[c] != EG_SOFT_CM_COMPUTED) {
+            x0 = x1 = V8(m->cm_pv[c]);
+        } else {
+            __builtin_memcpy(&x0, e->ch[c], 32);
+            __builtin_memcpy(&x1, e->ch[c] + 8, 32);
+        }
+        __builtin_memcpy(o->c[c].f, &x0, 32);
+        __builtin_memcpy(o->c[c].f + 8, &x1, 32);
+    }
+}
+
+/* vm_run through the memo (*active: its active lanes); false: not memoized (the caller runs
+ * the block) */
+static SHADE_AVX2_ATTR bool cm_shade(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t pix,
+                                     eg_soft_mask_t *active)
+{
+    eg_soft_worker_t *w = f->w;
+    eg_soft_vm_tri_t *m = &f->vm;
+    if (m->cm_cls == 0u) cm_classify(f);   /* (CM_NONE where the memo is off or the worker has none) */
+    if (m->cm_cls == CM_NONE) return false;
+    const eg_soft_setup_t *st = &f->s;
+    const int64_t X = (int64_t)bx * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2, Y = (int64_t)by * EG_SOFT_SUBPIX + EG_SOFT_SUBPIX / 2;
+    const cm_key_t k = { { st->A[1] * X + st->B[1] * Y + st->C[1], st->A[2] * X + st->B[2] * Y + st->C[2] },
+                         m->cm_cls, m->cm_gen, pix, 0u };
+    cm_entry_t *set = &cm_tab[w->index].e[2u * (cm_hash(&k) & ((EMGPU_SOFT_CORNER_MEMO) / 2u - 1u))];
+    const cm_entry_t *hit = set[0].used && cm_same(&set[0].k, &k) ? &set[0]
+                            : set[1].used && cm_same(&set[1].k, &k) ? &set[1] : NULL;
+    eg_soft_vec4_t got;
+    if (hit) {
+        w->corner_memo_hits++;
+        cm_restore(f, hit);
+        *active = quad_expand(pix);   /* (stored only where the run kept them all) */
+        if (!eg_soft_corner_memo_verify) return true;
+        got = w->io_out[0];
+    }
+    bool pfin;
+    const eg_soft_mask_t act = vm_run(f, bx, by, pix, &pfin);
+    if (hit) {   /* (verify: the run's outputs are written) */
+        uint32_t d = act != quad_expand(pix);
+        for (uint32_t c = 0; c < 4u; c++)
+            for (uint32_t l = 0; l < EG_SOFT_LANES; l++)
+                if (pix >> l & 1u) d |= got.c[c].u[l] ^ w->io_out[0].c[c].u[l];
+        if (d) w->corner_memo_wrong++;
+        *active = act;
+        return true;
+    }
+    *active = act;
+    if (act != quad_expand(pix) || !pfin) return true;   /* (run, not kept) */
+    set[1] = set[0];
+    set[0].k = k;
+    set[0].used = 1u;
+    for (uint32_t c = 0; c < 4u; c++)
+        if (m->cm_pass[c] == EG_SOFT_CM_COMPUTED) __builtin_memcpy(set[0].ch[c], w->io_out[0].c[c].f, sizeof set[0].ch[c]);
+    return true;
+}
+#endif
+
+/* shade_vm's write of io_out[0] over cov[0] (its active lanes) */
+static SHADE_AVX2_ATTR EG_ALWAYS_INLINE void vm_write(eg_soft_frag_t *f, uint32_t bx, uint32_t by,
+                                                      eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
     const uint32_t wr = f->vm_state & ~EG_SOFT_VM_READY;
     if (wr == EG_SOFT_VM_COLORS) {
         write_colors(f, bx, by, cov, false);
@@ -576,8 +818,36 @@ static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by
     const eg_soft_target_t *t = wr == EG_SOFT_VM_PACK ? f->out_t : &f->ps->fb->color[0];
     uint8_t *blk = t->base + (size_t)by * t->row_pitch_B + (size_t)bx * t->elem_B;
     if (wr == EG_SOFT_VM_PACK) f->out_pack(t, blk, cov[0], &f->w->io_out[0], f->out_wmask);
-    else m->blend(t, blk, cov[0], &f->w->io_out[0], rs->blend_fast[0]);   /* eg_soft_blend_565 / _u8 */
+    else f->vm.blend(t, blk, cov[0], &f->w->io_out[0], f->rs->blend_fast[0]);   /* eg_soft_blend_565 / _u8 */
 }
+
+/* shade(f, bx, by, cov, 0, false) in vm_fast_ok's state */
+static SHADE_AVX2_ATTR void shade_vm(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    eg_soft_mask_t pix = cov[0];
+    if (!pix) return;
+    if (!(f->vm_state & EG_SOFT_VM_READY)) vm_tri_setup(f);
+    f->w->vm_blocks++;
+    cov[0] = pix & vm_run(f, bx, by, pix, NULL);   /* shade()'s cov &= alive */
+    vm_write(f, bx, by, cov);
+}
+
+#if EMGPU_SOFT_CORNER_MEMO
+/* shade_vm inside region_blocks (f->vm_hold), through the corner memo where it serves */
+static SHADE_AVX2_ATTR void shade_vm_held(eg_soft_frag_t *f, uint32_t bx, uint32_t by,
+                                          eg_soft_mask_t cov[EG_SOFT_MAX_SAMPLES])
+{
+    eg_soft_mask_t pix = cov[0], active;
+    if (!pix) return;
+    if (!(f->vm_state & EG_SOFT_VM_READY)) vm_tri_setup(f);
+    f->w->vm_blocks++;
+    if (!cm_shade(f, bx, by, pix, &active)) active = vm_run(f, bx, by, pix, NULL);
+    cov[0] = pix & active;
+    vm_write(f, bx, by, cov);
+}
+#else
+#define shade_vm_held shade_vm
+#endif
 #endif
 
 /* shade()'s const path without interpolation or proof: no depth/stencil test (the region walk
@@ -619,7 +889,8 @@ void eg_soft_shade_block(eg_soft_frag_t *f, uint32_t bx, uint32_t by, eg_soft_ma
         return;
     }
     if (!rs->fs_tex && f->vm_state && (!rs->fs_const || f->no_const_proof)) {
-        shade_vm(f, bx, by, cov);
+        if (f->vm_hold) shade_vm_held(f, bx, by, cov);
+        else shade_vm(f, bx, by, cov);
         return;
     }
 #endif

@@ -929,4 +929,76 @@ EG_TEST(soft_fill, rect_pair_proof_memo_matches)
     eg_test_device_release();
 }
 
+/* The corner memo (soft_raster_shade.c cm_*, helper cornermemo, session 16): the rect path's
+ * program blocks (the rounded corners, region_blocks) taking their computed channel (alpha) from
+ * the memo. The bench's rounded rectangle (span_rrect.frag, radius 12) as 4 quads in one draw,
+ * from: a 48 x 36 quad, one moved by (4, 4) px in another colour (every exact edge value the
+ * same: hits, the pass-through rgb read from its own triangle), one at another phase (5, 2), one
+ * at the first's place at another alpha (a value the alpha reads: another key), a 40 x 30 quad
+ * (the same shape units over fewer pixels: other gradients) and that one moved by (4, 4), one
+ * crossing the target's left and top edges (clipped coverage masks); RGBA8 / BGRA8 / RGB565,
+ * alpha 170 and 255, with and without the scissor, on 1 worker and on 2 with 16 px tiles
+ * (blocks cut at tile borders). Every hit is recomputed (eg_soft_corner_memo_verify) and must
+ * match; the bytes (a second render, the hits' own outputs) must be those with the memo off; where the memo is compiled in and the
+ * program blocks ran (vm_blocks: AVX2 hosts), its hits must have happened (the submitting
+ * thread's worker). */
+EG_TEST(soft_fill, rect_corner_memo_matches)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft")) { eg_test_device_release(); EG_NOT_APPLICABLE("soft-only fast path"); }
+    enum { RW = 56, RH = 40 };
+    uint8_t *const on = rect_on, *const off = rect_off;
+    /* x0, y0, w, h, red, alpha's xor with the case's alpha */
+    static const float quads[8][6] = { { 4, 0, 48, 36, 60, 0 },   { 8, 4, 48, 36, 200, 0 }, { 5, 2, 48, 36, 120, 0 },
+                                       { 4, 0, 48, 36, 10, 85 },  { 6, 3, 40, 30, 250, 0 }, { 10, 7, 40, 30, 90, 0 },
+                                       { -4, -2, 48, 36, 30, 0 }, { 12, 8, 40, 30, 140, 0 } };
+    static const uint8_t sets[4][4] = { { 0, 1, 3, 2 }, { 4, 5, 6, 0 }, { 1, 7, 5, 3 }, { 6, 2, 4, 0 } };
+    const bool ver = eg_soft_corner_memo_verify;
+    uint32_t bad = 0, wrong = 0, hits = 0, vmb = 0;
+    sdf_frag = "span_rrect.frag";
+    for (uint32_t f = 0; f < 3u; f++)
+        for (uint32_t a = 0; a < 2u; a++)
+            for (uint32_t g = 0; g < 4u; g++)
+                for (uint32_t k = 0; k < 4u; k++) {
+                    bool scissor = k & 1u, two = (k >> 1) & 1u;
+                    const float uv[4] = { -24.0f, 24.0f, -18.0f, 18.0f };
+                    svtx_t v[24];
+                    uint32_t n = 0;
+                    for (uint32_t i = 0; i < 4u; i++) {
+                        const float *Q = quads[sets[g][i]];
+                        uint32_t m = rect_quad(v + n, false, RW, RH, Q[0], Q[1], Q[0] + Q[2], Q[1] + Q[3], uv,
+                                               (uint8_t)((a ? 255u : 170u) ^ (uint32_t)Q[5]));
+                        for (uint32_t j = n; j < n + m; j++) v[j].color[0] = (uint8_t)Q[4];
+                        n += m;
+                    }
+                    uint32_t bpp = f == 2u ? 2u : 4u;
+                    eg_soft_set_threads(two ? 2u : 1u);
+                    eg_soft_bin_set_tile_px(two ? 16u : 0u);
+                    const eg_soft_worker_t *w = &eg_soft_worker_main;
+                    uint32_t h0 = w->corner_memo_hits, w0 = w->corner_memo_wrong, v0 = w->vm_blocks;
+                    eg_soft_corner_memo_verify = true;   /* (its hits write the recomputed outputs) */
+                    bool ok = render(d, fill_fmts[f], &premul, v, n, scissor, on, RW, RH);
+                    eg_soft_corner_memo_verify = false;
+                    hits += w->corner_memo_hits - h0;
+                    wrong += w->corner_memo_wrong - w0;
+                    vmb += w->vm_blocks - v0;
+                    ok = ok && render(d, fill_fmts[f], &premul, v, n, scissor, on, RW, RH);
+                    eg_soft_corner_memo_on = false;
+                    ok = ok && render(d, fill_fmts[f], &premul, v, n, scissor, off, RW, RH);
+                    eg_soft_corner_memo_on = true;
+                    eg_soft_bin_set_tile_px(0);
+                    eg_soft_set_threads(0);
+                    if ((!ok || memcmp(on, off, (size_t)RW * RH * bpp) != 0) && bad++ < 4u)
+                        eg_test_printf("    format %u alpha %u set %u case %u differs\n", f, a, g, k);
+                }
+    sdf_frag = "span_sdf.frag";
+    eg_soft_corner_memo_verify = ver;
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(wrong, 0u);
+    if (eg_soft_corner_memo_entries() && vmb) EG_EXPECT(hits > 0u);
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 #endif /* EMGPU_HAL_SOFT */
