@@ -669,11 +669,14 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
     /* (all_fixed is its own flag: a test's eg_soft_span_rowc_min_fused of 1 is not "all fixed") */
     const bool all_fixed = sp->rowconst && eg_soft_span_all_fixed(sp, &k);
     int64_t rows_min = all_fixed ? 1 : fused ? eg_soft_span_rowc_min_fused : ROWC_MIN_PX;
+    /* the fused kernels try the one-bound proof on shorter rows than the per-row one (a big
+     * triangle's rows near its apex, rows cut by 64 px tiles) */
+    int64_t rows_min_q = fused && rows_min > ROWQ_MIN_PX_FUSED ? ROWQ_MIN_PX_FUSED : rows_min;
     /* rows_min 1 (every value the outputs read fixed): eg_soft_span_rows_promising would say
      * yes, each such value's dv1 = dv2 = +-0 and d1x, d2x finite (differences of snapped 32-bit
      * coordinates times 256 times inv_area2 <= 1) giving dx = +-0; not asked (~100 instructions
      * a flat triangle on the 20k-triangle rows) */
-    bool try_rows = sp->rowconst && px1 - px0 >= rows_min &&
+    bool try_rows = sp->rowconst && px1 - px0 >= rows_min_q &&
                     (all_fixed || eg_soft_span_rows_promising(sp, &k, px1 - px0));
     uint32_t wi = eg_soft_span_fused_width == 4u ? 0u : 1u;
     span_tri_fn copy_fn = copy_kind && eg_soft_span_fused_width != 1u ? sp->copy[wi][copy_kind - 1u] : NULL;
@@ -683,6 +686,7 @@ bool eg_soft_span_triangle(eg_soft_frag_t *f, int64_t px0, int64_t px1, int64_t 
         eg_soft_span_fused_tri(sp, &k, s2, &fc);   /* NULL: no texture (fused or copy_fn: prepared) */
         fc.px0 = px0; fc.px1 = px1; fc.py0 = py0; fc.py1 = py1;
         fc.rows_min = rows_min;
+        fc.rows_min_q = rows_min_q;
         fc.try_rows = try_rows;
         span_rowq_init(&fc.rq, px0, px1, py0, py1);
         fc.fixed_row = all_fixed && try_rows;
@@ -793,7 +797,7 @@ bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r)
 static EG_ALWAYS_INLINE void pair_outputs(const eg_soft_frag_t *f, span_fill_t *c)
 {
     const eg_soft_target_t *tg = &f->ps->fb->color[0];
-    c->rows_min = eg_soft_span_rowc_min_fused;
+    c->rows_min = c->rows_min_q = eg_soft_span_rowc_min_fused;
     c->try_rows = c->fixed_row = false;
     c->fixed_px = 0u;
     c->base = tg->base;

@@ -12,6 +12,8 @@
 #define ROWC_565      3u
 #define ROWC_MIN_PX   16           /* shorter rows: the proof costs more than the chunk */
 #define ROWC_MIN_PX_FUSED 128      /* the same for the fused kernels (measured: UI row 2 at 64 px tiles) */
+#define ROWQ_MIN_PX_FUSED 32       /* the fused kernels' rows tried by eg_soft_span_row_quick alone: its
+                                    * ~270 instructions against ~12 a computed pixel (bgfill) */
 #define ROWC_MAX_MISSES 4u         /* failed row proofs in a row before a triangle stops trying */
 
 typedef struct eg_soft_span_pipe eg_soft_span_pipe_t;
@@ -162,6 +164,7 @@ typedef struct span_fill {
     uint32_t tpitch_B;
     edge_walk_t ew[3];             /* at row py0 */
     int64_t px0, px1, py0, py1, rows_min;
+    int64_t rows_min_q;            /* rows of [rows_min_q, rows_min) px: eg_soft_span_row_quick only */
     bool try_rows;                 /* constant rows first (eg_soft_span_row_const) */
     bool fixed_row;                /* every row is fixed_px (eg_soft_span_fixed_pixel) */
     uint32_t fixed_px;             /* the stored pixel, little-endian bytes (2 or 4) */
@@ -390,6 +393,13 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
 #define ROWQ_MIN_ROWS 8
 bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
                             int64_t x0, int64_t x1, int64_t y, uint8_t *px);
+/** eg_soft_span_row_quick and eg_soft_span_row_const without the store: true with the row's one
+ *  pixel in *pixel (eg_soft_span_fixed_pixel's form, a little-endian word), for kernels that
+ *  store it with their own vector fill. */
+bool eg_soft_span_row_quick_pixel(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k,
+                                  span_rowq_t *q, int64_t x0, int64_t x1, int64_t y, uint32_t *pixel);
+bool eg_soft_span_row_const_pixel(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
+                                  int64_t x1, int64_t y, uint32_t *pixel);
 /** Pixels eg_soft_span_row_quick stored on the submitting thread (tests: it ran). */
 extern uint32_t eg_soft_span_row_quick_px;
 /** Whether every value the outputs read is fixed for k's triangle: then every row is constant. */

@@ -138,6 +138,15 @@ static void row_fill(uint8_t *px, uint32_t bytes, const uint8_t *b, uint32_t e)
     for (; done < bytes; done *= 2u) eg_memcpy(px + done, px, bytes - done < done ? bytes - done : done);
 }
 
+/* The codes q (R, G, B, A) as one pixel in the target's byte order (sp->rowconst), as a
+ * little-endian word: row_store's bytes. */
+static inline uint32_t row_pixel(const eg_soft_span_pipe_t *sp, const uint32_t q[4])
+{
+    if (sp->rowconst == ROWC_565) return q[0] << 11 | q[1] << 5 | q[2];
+    bool bgra = sp->rowconst == ROWC_BGRA8;
+    return (bgra ? q[2] : q[0]) | q[1] << 8 | (bgra ? q[0] : q[2]) << 16 | q[3] << 24;
+}
+
 /* n pixels at px of the codes q (R, G, B, A) in the target's byte order (sp->rowconst). */
 static void row_store(const eg_soft_span_pipe_t *sp, const uint32_t q[4], uint8_t *px, uint32_t n)
 {
@@ -159,8 +168,8 @@ static void row_store(const eg_soft_span_pipe_t *sp, const uint32_t q[4], uint8_
  * the conversion clamp01(v) * max + 0.5, truncated, is monotone in v, so equal codes at the
  * bounds mean equal codes in every pixel: the bytes of the per-chunk path. Gradients and flat
  * fills are constant over most rows once quantized. */
-bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
-                            int64_t x1, int64_t y, uint8_t *px)
+static bool row_const_codes(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
+                            int64_t x1, int64_t y, uint32_t q[4])
 {
     int64_t bx0 = x0 & ~(int64_t)3, bx1 = (x1 - 1) & ~(int64_t)3;
     eg_soft_pxset_t p = { bx0, bx1, y & ~(int64_t)3, y & ~(int64_t)3, bx0 == bx1 ? (uint32_t)(x0 & 3) : 0u,
@@ -169,7 +178,6 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     /* values fixed for the triangle (span_value_fixed: a0 in every stored lane) need no bound */
     if (!eg_soft_span_all_fixed(sp, k) && !eg_soft_weights_bound(f, &p, sp->any_persp, &wb)) return false;
     const float *mx = sp->rowconst == ROWC_565 ? rowc_max565 : rowc_max8;
-    uint32_t q[4];
     eg_soft_affine_t ac;   /* the row's corner weights: once for every channel (glyph9) */
     ac.state = 0;
     for (uint32_t c = 0; c < 4u; c++) {
@@ -190,7 +198,24 @@ bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
         q[c] = row_code(r.lo, mx[c]);
         if (row_code(r.hi, mx[c]) != q[c]) return false;
     }
+    return true;
+}
+
+bool eg_soft_span_row_const(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
+                            int64_t x1, int64_t y, uint8_t *px)
+{
+    uint32_t q[4];
+    if (!row_const_codes(f, sp, k, x0, x1, y, q)) return false;
     row_store(sp, q, px, (uint32_t)(x1 - x0));
+    return true;
+}
+
+bool eg_soft_span_row_const_pixel(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, int64_t x0,
+                                  int64_t x1, int64_t y, uint32_t *pixel)
+{
+    uint32_t q[4];
+    if (!row_const_codes(f, sp, k, x0, x1, y, q)) return false;
+    *pixel = row_pixel(sp, q);
     return true;
 }
 
@@ -253,8 +278,8 @@ static bool rowq_prep(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, co
 static inline float below(double v) { return (float)(v - (v < 0 ? -v : v) * 0x1p-23 - 0x1p-140); }
 static inline float above(double v) { return (float)(v + (v < 0 ? -v : v) * 0x1p-23 + 0x1p-140); }
 
-bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
-                            int64_t x0, int64_t x1, int64_t y, uint8_t *px)
+static bool row_quick_codes(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
+                            int64_t x0, int64_t x1, int64_t y, uint32_t code[4])
 {
     if (q->state == 0) q->state = q->box[3] - q->box[2] >= ROWQ_MIN_ROWS && rowq_prep(f, sp, k, q) ? 1 : -1;
     if (q->state < 0) return false;
@@ -262,7 +287,7 @@ bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
     const int64_t S = EG_SOFT_SUBPIX, Y = y * S + S / 2, Xa = x0 * S + S / 2, Xb = (x1 - 1) * S + S / 2;
     const double l1a = (double)(q->A1 * Xa + q->B1 * Y + q->C1) * q->inv, l1b = (double)(q->A1 * Xb + q->B1 * Y + q->C1) * q->inv;
     const double l2a = (double)(q->A2 * Xa + q->B2 * Y + q->C2) * q->inv, l2b = (double)(q->A2 * Xb + q->B2 * Y + q->C2) * q->inv;
-    uint32_t code[4] = { q->code[0], q->code[1], q->code[2], q->code[3] };
+    for (uint32_t c = 0; c < 4u; c++) code[c] = q->code[c];
     for (uint32_t n = 0; n < q->nch; n++) {
         double va = q->a0[n] + q->d1[n] * l1a + q->d2[n] * l2a, vb = q->a0[n] + q->d1[n] * l1b + q->d2[n] * l2b;
         double lo = (va < vb ? va : vb) - q->err[n], hi = (va < vb ? vb : va) + q->err[n];
@@ -272,9 +297,25 @@ bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
         if (row_code(above(hi), m) != c) return false;
         code[q->ch[n]] = c;
     }
-    uint32_t n = (uint32_t)(x1 - x0);
-    if (f->w == &eg_soft_worker_main) eg_soft_span_row_quick_px += n;
-    row_store(sp, code, px, n);
+    if (f->w == &eg_soft_worker_main) eg_soft_span_row_quick_px += (uint32_t)(x1 - x0);
+    return true;
+}
+
+bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
+                            int64_t x0, int64_t x1, int64_t y, uint8_t *px)
+{
+    uint32_t code[4];
+    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code)) return false;
+    row_store(sp, code, px, (uint32_t)(x1 - x0));
+    return true;
+}
+
+bool eg_soft_span_row_quick_pixel(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k,
+                                  span_rowq_t *q, int64_t x0, int64_t x1, int64_t y, uint32_t *pixel)
+{
+    uint32_t code[4];
+    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code)) return false;
+    *pixel = row_pixel(sp, code);
     return true;
 }
 

@@ -146,9 +146,13 @@ static uint32_t geometry(svtx_t *v)
 uint32_t span_tex_size2;
 
 /* Renders the geometry over a patterned clear into a fresh S x S target; img gets the bytes. */
+uint32_t span_target_w, span_target_h;
+
 bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
 {
-    WGPUTexture rt = t_texture(r->d, r->fmt, S, S, 1, 1, 1, WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    const uint32_t tw = span_target_w ? span_target_w : S, th = span_target_h ? span_target_h : S;
+    const uint32_t bpr = (tw * 4u + 255u) & ~255u;
+    WGPUTexture rt = t_texture(r->d, r->fmt, tw, th, 1, 1, 1, WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
     WGPUTextureView rv = wgpuTextureCreateView(rt, NULL);
     WGPURenderPipeline p = pipeline(r->d, r->fs, r->fmt, r->blend);
     WGPUTexture tex = NULL;
@@ -188,14 +192,14 @@ bool span_render(const run_t *r, uint8_t *img, uint32_t bpp)
     }
     wgpuRenderPassEncoderEnd(rp);
     wgpuRenderPassEncoderRelease(rp);
-    WGPUBuffer rb = t_buffer(r->d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * S);
+    WGPUBuffer rb = t_buffer(r->d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, (uint64_t)bpr * th);
     WGPUTexelCopyTextureInfo ti = t_tex_info(rt, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256, S);
-    WGPUExtent3D sz = t_extent(S, S, 1);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, bpr, th);
+    WGPUExtent3D sz = t_extent(tw, th, 1);
     wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
     t_submit(e);
     bool ok = true;
-    for (uint32_t y = 0; y < S && ok; y++) ok = t_readback(r->d, rb, (uint64_t)y * 256u, S * bpp, img + y * S * bpp);
+    for (uint32_t y = 0; y < th && ok; y++) ok = t_readback(r->d, rb, (uint64_t)y * bpr, tw * bpp, img + y * tw * bpp);
     wgpuBufferRelease(rb);
     wgpuBufferRelease(vb);
     if (g) { wgpuBindGroupRelease(g); wgpuTextureRelease(tex); }

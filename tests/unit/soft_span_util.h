@@ -55,6 +55,9 @@ extern bool span_strip_quads;
 /** Not Undefined: the address mode (u and v) of span_render's sampler (else the default,
  *  ClampToEdge). */
 extern WGPUAddressMode span_address;
+/** Not 0: span_render's target width and height instead of S (img then holds w x h pixels;
+ *  r->verts' positions are clip coordinates of that target). */
+extern uint32_t span_target_w, span_target_h;
 /** Renders r over a patterned clear into a fresh S x S target; img gets the bytes. */
 bool span_render(const run_t *r, uint8_t *img, uint32_t bpp);
 /** r with the fast paths on and off: a difference is counted in *bad (the first 4 printed with
