@@ -785,7 +785,7 @@ bool eg_soft_span_pair_sep_on = true;
 uint32_t eg_soft_span_pair_sep_quads;
 uint32_t eg_soft_span_pair_rect_quads;
 bool eg_soft_sep_memo_on = true, eg_soft_sep_memo_verify;
-uint32_t eg_soft_sep_memo_hits, eg_soft_sep_memo_misses, eg_soft_sep_memo_bad;
+uint32_t eg_soft_sep_memo_hits, eg_soft_sep_memo_misses, eg_soft_sep_memo_bad, eg_soft_glyph_rs_hits;
 
 bool eg_soft_span_pairs(const struct eg_soft_raster_pipeline *r)
 {

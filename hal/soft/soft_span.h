@@ -101,6 +101,9 @@ extern uint32_t eg_soft_span_pair_rect_quads;
  *  hits, misses and mismatches (bad). */
 extern bool eg_soft_sep_memo_on, eg_soft_sep_memo_verify;
 extern uint32_t eg_soft_sep_memo_hits, eg_soft_sep_memo_misses, eg_soft_sep_memo_bad;
+/** Test counter (soft_span_glyph.inc ROW STATES), counted while eg_soft_sep_memo_verify: rect
+ *  quads that took their head rows' states from the memo entry. */
+extern uint32_t eg_soft_glyph_rs_hits;
 /** Test hooks (soft_span.c QUAD MEMO): glyph quads' whole set-up from the worker's memo (on; the
  *  same bytes either way); verify: each hit also runs the general set-up and compares every field
  *  the kernel reads, and every worker counts hits, misses and mismatches (bad). */
