@@ -213,6 +213,8 @@ uint32_t eg_soft_span_copy_widths(void) { return copies_4[0] ? eg_soft_span_fuse
 
 uint32_t eg_soft_span_pair_widths(void) { return pairs_4[0] ? eg_soft_span_fused_widths() : 0u; }
 
+bool eg_soft_span_open_rows_on(void) { return FZ_NATIVE && FZ_LE; }
+
 #else /* no vectors, or EMGPU_SOFT_SPAN_FUSED 0: the chunk path only */
 
 uint32_t eg_soft_span_fused_widths(void) { return 0; }
@@ -220,6 +222,8 @@ uint32_t eg_soft_span_fused_widths(void) { return 0; }
 uint32_t eg_soft_span_copy_widths(void) { return 0; }
 
 uint32_t eg_soft_span_pair_widths(void) { return 0; }
+
+bool eg_soft_span_open_rows_on(void) { return false; }
 
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 {

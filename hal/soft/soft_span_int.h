@@ -402,6 +402,17 @@ bool eg_soft_span_row_const_pixel(const eg_soft_frag_t *f, const eg_soft_span_pi
                                   int64_t x1, int64_t y, uint32_t *pixel);
 /** Pixels eg_soft_span_row_quick stored on the submitting thread (tests: it ran). */
 extern uint32_t eg_soft_span_row_quick_px;
+/** eg_soft_span_row_quick_pixel that may leave one channel open (monorow): true with *open -1
+ *  (every code shown: *pixel is the row's pixel, counted as row_quick's) or with *open the one
+ *  channel (R 0 .. A 3) the bound leaves between codes, *pixel the others' codes and 0 in its
+ *  bits; false with two or more open or no bound. For kernels that then compute that channel
+ *  alone per pixel (FZ_(open_row)). */
+bool eg_soft_span_row_quick_open(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k,
+                                 span_rowq_t *q, int64_t x0, int64_t x1, int64_t y, uint32_t *pixel, int *open);
+/** Pixels FZ_(open_row) stored on the submitting thread (tests: it ran). */
+extern uint32_t eg_soft_span_row_open_px;
+/** Whether the fused kernels have FZ_(open_row) (native little-endian vectors; soft_span_fused.c). */
+bool eg_soft_span_open_rows_on(void);
 /** Whether every value the outputs read is fixed for k's triangle: then every row is constant. */
 static inline bool eg_soft_span_all_fixed(const eg_soft_span_pipe_t *sp, const span_tri_t *k)
 {

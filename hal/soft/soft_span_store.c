@@ -278,8 +278,10 @@ static bool rowq_prep(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, co
 static inline float below(double v) { return (float)(v - (v < 0 ? -v : v) * 0x1p-23 - 0x1p-140); }
 static inline float above(double v) { return (float)(v + (v < 0 ? -v : v) * 0x1p-23 + 0x1p-140); }
 
+/* open NULL: every channel must be shown one code. Else one channel may stay open (monorow):
+ * *open its index (its code[] 0), or -1 when every channel is shown; false with two open. */
 static bool row_quick_codes(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k, span_rowq_t *q,
-                            int64_t x0, int64_t x1, int64_t y, uint32_t code[4])
+                            int64_t x0, int64_t x1, int64_t y, uint32_t code[4], int *open)
 {
     if (q->state == 0) q->state = q->box[3] - q->box[2] >= ROWQ_MIN_ROWS && rowq_prep(f, sp, k, q) ? 1 : -1;
     if (q->state < 0) return false;
@@ -294,9 +296,14 @@ static bool row_quick_codes(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
         if (!(lo > -0x1p100 && hi < 0x1p100)) return false;   /* (NaN too) */
         const float m = mx[q->ch[n]];
         uint32_t c = row_code(below(lo), m);
-        if (row_code(above(hi), m) != c) return false;
+        if (row_code(above(hi), m) != c) {
+            if (!open || *open >= 0) return false;
+            *open = q->ch[n];
+            c = 0;
+        }
         code[q->ch[n]] = c;
     }
+    if (open && *open >= 0) return true;
     if (f->w == &eg_soft_worker_main) eg_soft_span_row_quick_px += (uint32_t)(x1 - x0);
     return true;
 }
@@ -305,7 +312,7 @@ bool eg_soft_span_row_quick(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *
                             int64_t x0, int64_t x1, int64_t y, uint8_t *px)
 {
     uint32_t code[4];
-    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code)) return false;
+    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code, NULL)) return false;
     row_store(sp, code, px, (uint32_t)(x1 - x0));
     return true;
 }
@@ -314,7 +321,19 @@ bool eg_soft_span_row_quick_pixel(const eg_soft_frag_t *f, const eg_soft_span_pi
                                   span_rowq_t *q, int64_t x0, int64_t x1, int64_t y, uint32_t *pixel)
 {
     uint32_t code[4];
-    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code)) return false;
+    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code, NULL)) return false;
+    *pixel = row_pixel(sp, code);
+    return true;
+}
+
+uint32_t eg_soft_span_row_open_px;
+
+bool eg_soft_span_row_quick_open(const eg_soft_frag_t *f, const eg_soft_span_pipe_t *sp, const span_tri_t *k,
+                                 span_rowq_t *q, int64_t x0, int64_t x1, int64_t y, uint32_t *pixel, int *open)
+{
+    uint32_t code[4];
+    *open = -1;
+    if (!row_quick_codes(f, sp, k, q, x0, x1, y, code, open)) return false;
     *pixel = row_pixel(sp, code);
     return true;
 }

@@ -51,15 +51,16 @@ static uint32_t bg_quad(svtx_t *v, float x0, float y0, float x1, float y1, uint3
 }
 
 /* r rendered with the fast paths on (1 thread: the submitting thread's counters) and off. */
-static bool bg_same(const run_t *r, uint32_t w, uint32_t *quick_px)
+static bool bg_same(const run_t *r, uint32_t w, uint32_t *quick_px, uint32_t *open_px)
 {
     static uint8_t fast[BG_WMAX * BG_H * 4u], slow[BG_WMAX * BG_H * 4u];
     uint32_t bpp = r->fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
     span_target_w = w;
     span_target_h = BG_H;
-    uint32_t before = eg_soft_span_row_quick_px;
+    uint32_t before = eg_soft_span_row_quick_px, before_open = eg_soft_span_row_open_px;
     bool ok = span_render(r, fast, bpp);
     *quick_px += eg_soft_span_row_quick_px - before;
+    *open_px += eg_soft_span_row_open_px - before_open;
     eg_soft_raster_fast_paths = false;
     ok = ok && span_render(r, slow, bpp);
     eg_soft_raster_fast_paths = true;
@@ -71,7 +72,7 @@ EG_TEST(soft_span_bgfill, proved_rows_match_general_path)
 {
     SOFT_DEVICE_OR_SKIP(d);
     static const char *const fs[2] = { "span_copy.frag", "span_fused.frag" };
-    uint32_t bad = 0, quick_1t = 0, quick_other = 0;
+    uint32_t bad = 0, quick_1t = 0, quick_other = 0, open_1t = 0, open_other = 0;
     svtx_t v[12];
     for (uint32_t mode = 0; mode < 4u; mode++) {   /* unbinned, 64 px and 32 px tiles, 2 threads */
         eg_soft_set_threads(mode == 3u ? 2u : 1u);
@@ -88,7 +89,7 @@ EG_TEST(soft_span_bgfill, proved_rows_match_general_path)
                     if (g == 2u || g == 3u) n += bg_quad(v + 6, 40.25f, 11.0f, (float)w + 9.0f, (float)BG_H + 1.0f, w, BG_H, false);
                     run_t r = { d, fs[g & 1u], span_fmts[f], NULL, 0, WGPUFilterMode_Nearest, g > 3u,
                                 WGPUTextureFormat_Undefined, v, n, 0 };
-                    if (!bg_same(&r, w, mode == 0u ? &quick_1t : &quick_other) && bad++ < 4u)
+                    if (!bg_same(&r, w, mode == 0u ? &quick_1t : &quick_other, mode == 0u ? &open_1t : &open_other) && bad++ < 4u)
                         eg_test_printf("    mode %u width %u format %u case %u differs\n", mode, w, f, g);
                 }
     }
@@ -96,6 +97,10 @@ EG_TEST(soft_span_bgfill, proved_rows_match_general_path)
     eg_soft_set_threads(0);
     EG_EXPECT_EQ_U(bad, 0u);
     EG_EXPECT(quick_1t > 0u);   /* the one-bound proof stored rows (fused or chunk loop) */
+    /* rows with one channel open (the green rows on a rounding boundary) took FZ_(open_row)
+     * wherever the fused kernels run with native vectors (eg_soft_span_open_rows_on) */
+    if (eg_soft_span_open_rows_on()) EG_EXPECT(open_1t > 0u);
+    eg_test_printf("    open-row px: %u (1 thread), %u (tiles, 2 threads)\n", open_1t, open_other);
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
 }
