@@ -227,15 +227,65 @@ typedef struct lanes_k {
     bool depth, cull;
 } lanes_k_t;
 
-/* QUAD WINDOWS (vtxquad): a quad batch's window values by quad, x, y, z and 1/w each a vector of
- * its 4 slots (classify_body's own vectors: quad_tris_soa needs no transposes either way). */
-static float quad_win[VB / 4u][4][4];
+/* QUAD TRIANGLES (vtxquad, vtxbin): a quad batch's pairs of triangles by quad, in the form
+ * eg_soft_bin_pairs takes, written where classify_body has the quad's x, y, z and 1/w vectors (its 4
+ * slots): flush_quads hands runs of them to the binner in place. They were window vectors by quad
+ * (quad_win) copied into a 16-pair run buffer by flush_quads (~40 instructions a quad on the UI
+ * glyphs: loads, shuffles, stores and the vertex pointers). The pointers, prov and is_polygon are
+ * functions of the quad's index alone (vstore is static): quad_tri_ptrs writes them once, and
+ * nothing else writes these records (quad_tri_win stores the floats x .. invw only). Hosted boards
+ * (VB 256): 11 KiB for quad_win's 4 KiB and quad_run's 2.8 KiB; MCUs (VB 64): less than before. */
+static eg_soft_tri_t quad_tri[VB / 4u][2];
+static bool quad_tri_ready;
+
+/* quad_tri's records of slots a .. a + 3 as quad_tris_of's (primitive {a, a + 1, a + 2}, then
+ * {a + 1, a + 3, a + 2}): done once (the first quad batch) */
+static void quad_tri_ptrs(void)
+{
+    for (uint32_t q = 0; q < VB / 4u; q++) {
+        eg_soft_tri_t *t = quad_tri[q];
+        const eg_soft_vtx_t *v = &vstore[4u * q];
+        t[0].v[0] = v; t[0].v[1] = v + 1; t[0].v[2] = v + 2;
+        t[1].v[0] = v + 1; t[1].v[1] = v + 3; t[1].v[2] = v + 2;
+        t[0].prov = t[0].v[0];
+        t[1].prov = t[1].v[0];
+        t[0].is_polygon = t[1].is_polygon = true;
+    }
+    quad_tri_ready = true;
+}
+
+/* quad_tris_of's window floats of slots a .. a + 3 (x, y, z, w: their x, y, z and 1/w) into t[0]
+ * and t[1] (permuted 1, 3, 2), the same values as its column stores, none past invw[2]: the last
+ * store is {z[2], w[0], w[1], w[2]} at z[2] (quad_tris_of's 4th w float lands on v[0], which it
+ * rewrites after; here v[0] is quad_tri_ptrs'). Plain moves: the same bits. */
+static EG_ALWAYS_INLINE void quad_tri_win(vf_t x, vf_t y, vf_t z, vf_t w, eg_soft_tri_t t[2])
+{
+    _Static_assert(offsetof(eg_soft_tri_t, y) == offsetof(eg_soft_tri_t, x) + 12 &&
+                       offsetof(eg_soft_tri_t, z) == offsetof(eg_soft_tri_t, y) + 12 &&
+                       offsetof(eg_soft_tri_t, invw) == offsetof(eg_soft_tri_t, z) + 12,
+                   "quad_tri_win's column stores");
+    const vi_t odd = { 1, 3, 2, 0 };
+    const vf_t x1 = __builtin_shuffle(x, odd), y1 = __builtin_shuffle(y, odd), z1 = __builtin_shuffle(z, odd);
+#if defined(__SSE__)
+    /* {z2, w0, w1, w2} and {z2, w1, w3, w2} by two shufps each (GCC's two-vector shuffles took
+     * ~10 instructions each here) */
+#define SHUF_(a, b, i, j, k, l) __builtin_ia32_shufps((a), (b), (i) | (j) << 2 | (k) << 4 | (l) << 6)
+    const vf_t zw0 = SHUF_(SHUF_(z, w, 2, 2, 0, 0), w, 0, 2, 1, 2), zw1 = SHUF_(SHUF_(z, w, 2, 2, 1, 1), w, 0, 2, 3, 2);
+#undef SHUF_
+#else
+    const vf_t zw0 = __builtin_shuffle(z, w, (vi_t){ 2, 4, 5, 6 }), zw1 = __builtin_shuffle(z, w, (vi_t){ 2, 5, 7, 6 });
+#endif
+    float *const t0 = (float *)(void *)((unsigned char *)&t[0] + offsetof(eg_soft_tri_t, x));
+    float *const t1 = (float *)(void *)((unsigned char *)&t[1] + offsetof(eg_soft_tri_t, x));
+    VSTORE(t0, x); VSTORE(t0 + 3, y); VSTORE(t0 + 6, z); VSTORE(t0 + 8, zw0);
+    VSTORE(t1, x1); VSTORE(t1 + 3, y1); VSTORE(t1 + 6, z1); VSTORE(t1 + 8, zw1);
+}
 
 /* Lanes whose position is outside some plane or bad are rare: the codes' bits are assembled only
  * where some lane of 4 has one (the per-plane `< 0` masks ORed first; the same compares, so a zero
  * OR is exactly 4 zero codes). quads (shade_quads): also the position rows of 4 slots with a
  * nonzero code, to vstore (shade_quads says why only those); soa (quad batches that flush_quads
- * takes): the window values go to quad_win instead of slot_win's rows. */
+ * takes): the window values go to quad_tri instead of slot_win's rows. */
 static EG_ALWAYS_INLINE void classify_body(const lanes_k_t *k, const float *const pos[4], uint32_t n, uint32_t base,
                                            bool quads, bool soa)
 {
@@ -274,11 +324,7 @@ static EG_ALWAYS_INLINE void classify_body(const lanes_k_t *k, const float *cons
         const vf_t wx = k->vx + (x * iw + one) * k->hw, wy = k->vy + (one - y * iw) * k->hh;
         const vf_t wz = k->z0 + z * iw * k->dz;
         if (soa) {
-            float (*const qw)[4] = quad_win[(base + l) / 4u];
-            VSTORE(qw[0], wx);
-            VSTORE(qw[1], wy);
-            VSTORE(qw[2], wz);
-            VSTORE(qw[3], iw);
+            quad_tri_win(wx, wy, wz, iw, quad_tri[(base + l) / 4u]);
         } else {
             transpose4_store(wx, wy, wz, iw, slot_win[base + l], slot_win[base + l + 1u], slot_win[base + l + 2u],
                              slot_win[base + l + 3u]);
@@ -930,69 +976,69 @@ static EG_NOINLINE uint32_t flush_prim_out(batch_t *b, uint32_t i)
     return flush_prim(b, i, true);
 }
 
-#define QUAD_RUN 16u
-static eg_soft_tri_t quad_run[QUAD_RUN][2];   /* static: ~2.8 KiB off the stack */
-
-static EG_ALWAYS_INLINE void run_out(const batch_t *b, uint32_t k)
+static EG_ALWAYS_INLINE void run_out(const batch_t *b, uint32_t q0, uint32_t k)
 {
-    eg_soft_bin_pairs(b->ps, (const eg_soft_tri_t (*)[2])quad_run, k);
+    eg_soft_bin_pairs(b->ps, (const eg_soft_tri_t (*)[2])&quad_tri[q0], k);
     eg_soft_quad_run_quads += k;
 }
 
-/* quad_tris from quad_win: its x, y, z, 1/w vectors as they are */
-static EG_ALWAYS_INLINE void quad_tris_soa(uint32_t q, eg_soft_tri_t t[2])
-{
-    vf_t x, y, z, w;
-    VLOAD(x, quad_win[q][0]);
-    VLOAD(y, quad_win[q][1]);
-    VLOAD(z, quad_win[q][2]);
-    VLOAD(w, quad_win[q][3]);
-    quad_tris_of(x, y, z, w, 4u * q, t);
-}
-
-/* slot_win's rows of quad q's slots from quad_win (flush_prim reads those) */
+/* slot_win's rows of quad q's slots from quad_tri (flush_prim reads those): slot a + 3 is t[1]'s
+ * second vertex (rare: quads with a nonzero code) */
 static void quad_rows(uint32_t q)
 {
-    vf_t x, y, z, w;
-    VLOAD(x, quad_win[q][0]);
-    VLOAD(y, quad_win[q][1]);
-    VLOAD(z, quad_win[q][2]);
-    VLOAD(w, quad_win[q][3]);
-    transpose4_store(x, y, z, w, slot_win[4u * q], slot_win[4u * q + 1u], slot_win[4u * q + 2u], slot_win[4u * q + 3u]);
+    const eg_soft_tri_t *t = quad_tri[q];
+    const eg_soft_tri_t *const src[4] = { &t[0], &t[0], &t[0], &t[1] };
+    static const uint8_t at[4] = { 0, 1, 2, 1 };
+    for (uint32_t j = 0; j < 4u; j++) {
+        float *r = slot_win[4u * q + j];
+        r[0] = src[j]->x[at[j]];
+        r[1] = src[j]->y[at[j]];
+        r[2] = src[j]->z[at[j]];
+        r[3] = src[j]->invw[at[j]];
+    }
 }
 
 /* QUAD RUNS (vtxquad). flush_prim over a quad batch (b->quads) with pairs and no culling: a quad
  * (primitives 2 q, 2 q + 1 on slots 4 q .. 4 q + 3) whose 4 codes are 0 is what flush_prim does
  * with its first primitive (nothing to drop or clip; pair_next's strip test holds, so quad_tris
- * and one pair), found by one 4-byte load instead of flush_prim's and pair_next's tests; the
- * pairs of such quads in a row go to the binner as one run (eg_soft_bin_pairs: the same order;
- * raster_now's set-up once a run). Anything else (a code, or a primitive left odd by a pair made of
- * two quads' halves) goes through flush_prim after the pending run, with the slot_win rows of
- * the quads it may read (quad_rows). ~60 instructions a quad less on the UI glyphs. */
+ * and one pair), found by one 4-byte load (vtxbin: 16 bytes for 4 quads) instead of flush_prim's
+ * and pair_next's tests; the pairs of such quads in a row go to the binner as one run
+ * (eg_soft_bin_pairs: the same order; raster_now's set-up once a run), read where classify_body
+ * wrote them (quad_tri; vtxbin: any length, no copy). Anything else (a code, or a primitive left
+ * odd by a pair made of two quads' halves) goes through flush_prim after the pending run, with the
+ * slot_win rows of the quads it may read (quad_rows). ~60 instructions a quad less on the UI
+ * glyphs (vtxbin: ~40 more). */
 static void flush_quads(batch_t *b)
 {
-    uint32_t k = 0;
+    uint32_t k = 0, q0 = 0;
     for (uint32_t i = 0; i < b->nprims;) {
+        if (!(i & 7u) && i + 8u <= b->nprims) {   /* 4 quads' 16 codes (vtxbin: ~10 instructions a quad less) */
+            uint64_t c16[2];
+            __builtin_memcpy(c16, &slot_code[2u * i], 16);
+            if (!(c16[0] | c16[1])) {
+                if (!k) q0 = i / 2u;
+                k += 4u;
+                i += 8u;
+                continue;
+            }
+        }
         uint32_t c4 = 1u;
         if (!(i & 1u)) __builtin_memcpy(&c4, &slot_code[2u * i], 4);
         if (c4 == 0) {
-            quad_tris_soa(i / 2u, quad_run[k]);
-            if (++k == QUAD_RUN) {
-                run_out(b, k);
-                k = 0;
-            }
+            if (!k) q0 = i / 2u;
+            k++;
             i += 2u;
             continue;
         }
         if (k) {
-            run_out(b, k);
+            run_out(b, q0, k);
             k = 0;
         }
         quad_rows(i / 2u);   /* the slots primitives i and i + 1 (pair_next) use */
         if (i + 1u < b->nprims) quad_rows((i + 1u) / 2u);
         i = flush_prim_out(b, i);
     }
-    if (k) run_out(b, k);
+    if (k) run_out(b, q0, k);
 }
 #endif
 
@@ -1011,6 +1057,7 @@ static void flush(batch_t *b)
                                SPLAT_(dz), k.depth, b->cull };
 #undef SPLAT_
         if (b->quads) {
+            if (!quad_tri_ready) quad_tri_ptrs();
             shade_quads(b, &lk, quads_soa(b));   /* (every slot: groups of 4) */
         } else {
             shade_vertices(b, &lk);

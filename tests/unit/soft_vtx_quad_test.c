@@ -87,8 +87,61 @@ static WGPUBindGroup vq_atlas(WGPUDevice d, WGPURenderPipeline p, WGPUTexture *t
     return g;
 }
 
-/* ninst glyph quads (two draws: the first third, then the rest) blended over a cleared target of
- * fmt; far: the strip's 4th corner at (2, 2) instead of (1, 1); out: its rows at a 256-byte pitch. */
+/* ninst instances of a 4-vertex strip drawn by pipeline p (its bind group 0: vq_atlas) in two
+ * draws (the first third, then the rest) over a cleared target of fmt, vertex buffer 0 vdata,
+ * buffer 1 idata; out: the target's rows at a 256-byte pitch. */
+static void vq_render(WGPUDevice d, WGPURenderPipeline p, WGPUTextureFormat fmt, const void *vdata, uint32_t vsize,
+                      const void *idata, uint32_t isize, uint32_t ninst, bool scissor, uint8_t *out)
+{
+    WGPUTexture atlas = NULL;
+    WGPUBindGroup g = vq_atlas(d, p, &atlas);
+    WGPUBuffer cb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, vsize);
+    WGPUBuffer ib = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, isize);
+    wgpuQueueWriteBuffer(eg_test_queue(), cb, 0, vdata, vsize);
+    wgpuQueueWriteBuffer(eg_test_queue(), ib, 0, idata, isize);
+    WGPUTexture tex = t_texture(d, fmt, VQ_PX, VQ_PX, 1, 1, 1, WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
+    WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
+    WGPUCommandEncoder e = t_encoder(d);
+    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+    c.view = view;
+    c.loadOp = WGPULoadOp_Clear;
+    c.storeOp = WGPUStoreOp_Store;
+    c.clearValue = (WGPUColor){ 0.3, 0.1, 0.6, 1.0 };
+    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+    rpd.colorAttachmentCount = 1;
+    rpd.colorAttachments = &c;
+    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
+    wgpuRenderPassEncoderSetPipeline(rp, p);
+    wgpuRenderPassEncoderSetBindGroup(rp, 0, g, 0, NULL);
+    if (scissor) wgpuRenderPassEncoderSetScissorRect(rp, 3, 5, 23, 21);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, cb, 0, vsize);
+    wgpuRenderPassEncoderSetVertexBuffer(rp, 1, ib, 0, isize);
+    const uint32_t first_n = ninst > 9u ? ninst / 3u : ninst;
+    wgpuRenderPassEncoderDraw(rp, 4, first_n, 0, 0);
+    if (ninst > first_n) wgpuRenderPassEncoderDraw(rp, 4, ninst - first_n, 0, first_n);
+    wgpuRenderPassEncoderEnd(rp);
+    wgpuRenderPassEncoderRelease(rp);
+    uint32_t bpp = fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
+    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * VQ_PX);
+    WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
+    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256u, VQ_PX);
+    WGPUExtent3D sz = t_extent(VQ_PX, VQ_PX, 1);
+    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
+    t_submit(e);
+    eg_memset(out, 0, 256u * VQ_PX);
+    EG_EXPECT(t_readback(d, rb, 0, 256u * VQ_PX, out));
+    for (uint32_t y = 0; y < VQ_PX; y++) eg_memset(out + 256u * y + bpp * VQ_PX, 0, 256u - bpp * VQ_PX);   /* (pitch padding) */
+    wgpuBufferRelease(rb);
+    wgpuTextureViewRelease(view);
+    wgpuTextureRelease(tex);
+    wgpuBufferRelease(ib);
+    wgpuBufferRelease(cb);
+    wgpuBindGroupRelease(g);
+    wgpuTextureRelease(atlas);
+}
+
+/* ninst glyph quads blended over a cleared target of fmt (vq_render); far: the strip's 4th corner
+ * at (2, 2) instead of (1, 1). */
 static void vq_draw(WGPUDevice d, WGPUTextureFormat fmt, uint32_t ninst, uint32_t seed, bool scissor, bool far,
                     uint8_t *out)
 {
@@ -112,54 +165,59 @@ static void vq_draw(WGPUDevice d, WGPUTextureFormat fmt, uint32_t ninst, uint32_
     WGPURenderPipeline p = t_render_pipeline_ex(d, "quad_inst.vert", "span_glyph.frag", vb, 2, fmt, &span_straight,
                                                 NULL, &prim);
     EG_EXPECT(p != NULL);
-    WGPUTexture atlas = NULL;
-    WGPUBindGroup g = vq_atlas(d, p, &atlas);
     const float corners[8] = { 0, 0, 1, 0, 0, 1, far ? 2.0f : 1.0f, far ? 2.0f : 1.0f };
     static uint8_t rec[VQ_STRIDE * VQ_MAX_I];
     vq_instances(rec, seed);
-    WGPUBuffer cb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof corners);
-    WGPUBuffer ib = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof rec);
-    wgpuQueueWriteBuffer(eg_test_queue(), cb, 0, corners, sizeof corners);
-    wgpuQueueWriteBuffer(eg_test_queue(), ib, 0, rec, sizeof rec);
-    WGPUTexture tex = t_texture(d, fmt, VQ_PX, VQ_PX, 1, 1, 1, WGPUTextureUsage_RenderAttachment | WGPUTextureUsage_CopySrc);
-    WGPUTextureView view = wgpuTextureCreateView(tex, NULL);
-    WGPUCommandEncoder e = t_encoder(d);
-    WGPURenderPassColorAttachment c = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-    c.view = view;
-    c.loadOp = WGPULoadOp_Clear;
-    c.storeOp = WGPUStoreOp_Store;
-    c.clearValue = (WGPUColor){ 0.3, 0.1, 0.6, 1.0 };
-    WGPURenderPassDescriptor rpd = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-    rpd.colorAttachmentCount = 1;
-    rpd.colorAttachments = &c;
-    WGPURenderPassEncoder rp = wgpuCommandEncoderBeginRenderPass(e, &rpd);
-    wgpuRenderPassEncoderSetPipeline(rp, p);
-    wgpuRenderPassEncoderSetBindGroup(rp, 0, g, 0, NULL);
-    if (scissor) wgpuRenderPassEncoderSetScissorRect(rp, 3, 5, 23, 21);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 0, cb, 0, sizeof corners);
-    wgpuRenderPassEncoderSetVertexBuffer(rp, 1, ib, 0, sizeof rec);
-    const uint32_t first_n = ninst > 9u ? ninst / 3u : ninst;
-    wgpuRenderPassEncoderDraw(rp, 4, first_n, 0, 0);
-    if (ninst > first_n) wgpuRenderPassEncoderDraw(rp, 4, ninst - first_n, 0, first_n);
-    wgpuRenderPassEncoderEnd(rp);
-    wgpuRenderPassEncoderRelease(rp);
-    uint32_t bpp = fmt == WGPUTextureFormat_EmgpuRGB565Unorm ? 2u : 4u;
-    WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 256u * VQ_PX);
-    WGPUTexelCopyTextureInfo ti = t_tex_info(tex, 0, 0, 0, 0);
-    WGPUTexelCopyBufferInfo bi = t_buf_info(rb, 0, 256u, VQ_PX);
-    WGPUExtent3D sz = t_extent(VQ_PX, VQ_PX, 1);
-    wgpuCommandEncoderCopyTextureToBuffer(e, &ti, &bi, &sz);
-    t_submit(e);
-    eg_memset(out, 0, 256u * VQ_PX);
-    EG_EXPECT(t_readback(d, rb, 0, 256u * VQ_PX, out));
-    for (uint32_t y = 0; y < VQ_PX; y++) eg_memset(out + 256u * y + bpp * VQ_PX, 0, 256u - bpp * VQ_PX);   /* (pitch padding) */
-    wgpuBufferRelease(rb);
-    wgpuTextureViewRelease(view);
-    wgpuTextureRelease(tex);
-    wgpuBufferRelease(ib);
-    wgpuBufferRelease(cb);
-    wgpuBindGroupRelease(g);
-    wgpuTextureRelease(atlas);
+    vq_render(d, p, fmt, corners, sizeof corners, rec, sizeof rec, ninst, scissor, out);
+    wgpuRenderPipelineRelease(p);
+}
+
+/* ninst glyph quads of one strip whose 4 corners have distinct w (and z: 0.25 / w) and texture
+ * coordinates (span.vert: perspective-correct v_uv), each instance its own color, so every
+ * corner's 1/w and every triangle's corner order show in the bytes (quad_tri's window floats: the
+ * pairs' x, y, z and 1/w columns); twist: the corners' w permuted. */
+static void vq_persp_draw(WGPUDevice d, WGPUTextureFormat fmt, uint32_t ninst, uint32_t seed, bool scissor,
+                          bool twist, uint8_t *out)
+{
+    static const WGPUVertexFormat fmts[3] = { WGPUVertexFormat_Float32x4, WGPUVertexFormat_Float32x2,
+                                              WGPUVertexFormat_Unorm8x4 };
+    static const uint32_t offs[3] = { 0, 16, 0 };
+    WGPUVertexAttribute va[3];
+    for (uint32_t i = 0; i < 3u; i++) {
+        va[i] = (WGPUVertexAttribute)WGPU_VERTEX_ATTRIBUTE_INIT;
+        va[i].format = fmts[i];
+        va[i].offset = offs[i];
+        va[i].shaderLocation = i;
+    }
+    WGPUVertexBufferLayout vb[2] = { WGPU_VERTEX_BUFFER_LAYOUT_INIT, WGPU_VERTEX_BUFFER_LAYOUT_INIT };
+    vb[0].arrayStride = 24; vb[0].attributeCount = 2; vb[0].attributes = &va[0];
+    vb[1].arrayStride = 4; vb[1].stepMode = WGPUVertexStepMode_Instance;
+    vb[1].attributeCount = 1; vb[1].attributes = &va[2];
+    WGPUPrimitiveState prim = WGPU_PRIMITIVE_STATE_INIT;
+    prim.topology = WGPUPrimitiveTopology_TriangleStrip;
+    WGPURenderPipeline p = t_render_pipeline_ex(d, "span.vert", "span_glyph.frag", vb, 2, fmt, &span_straight, NULL,
+                                                &prim);
+    EG_EXPECT(p != NULL);
+    static const float xy[4][2] = { { -0.8f, -0.7f }, { 0.75f, -0.6f }, { -0.65f, 0.85f }, { 0.7f, 0.6f } };
+    static const float ws[2][4] = { { 1.0f, 2.5f, 0.75f, 1.75f }, { 3.0f, 0.5f, 1.25f, 2.0f } };
+    float corners[4][6];
+    vq_lcg = seed;
+    for (uint32_t j = 0; j < 4u; j++) {
+        const float w = ws[twist][j];
+        corners[j][0] = xy[j][0] * w;
+        corners[j][1] = xy[j][1] * w;
+        corners[j][2] = 0.25f;
+        corners[j][3] = w;
+        corners[j][4] = (float)(j & 1u) + vq_rand(-0.3f, 0.3f);
+        corners[j][5] = (float)(j >> 1) + vq_rand(-0.3f, 0.3f);
+    }
+    static uint8_t rec[4u * VQ_MAX_I];
+    for (uint32_t i = 0; i < VQ_MAX_I; i++) {
+        vq_lcg = vq_lcg * 1664525u + 1013904223u;
+        for (uint32_t c = 0; c < 4u; c++) rec[4u * i + c] = (uint8_t)(vq_lcg >> (8u * c));
+        rec[4u * i + 3u] = (uint8_t)(40u + rec[4u * i + 3u] % 160u);   /* blended: every instance shows */
+    }
+    vq_render(d, p, fmt, corners, sizeof corners, rec, sizeof rec, ninst, scissor, out);
     wgpuRenderPipelineRelease(p);
 }
 
@@ -206,5 +264,50 @@ EG_TEST(soft_vtx_quad, quad_batches_equal_general_path)
     EG_EXPECT_EQ_U(blank, 0u);
     /* the quad runs took most quads where this build has them (the pair path: span pairs) */
     if (eg_soft_quad_runs_on && eg_soft_span_pair_widths()) EG_EXPECT(runs > 200u);
+    eg_test_device_release();
+}
+
+/* (helper "vtxbin") flush_quads' runs read the pairs where classify_body wrote them (quad_tri, its
+ * vertex pointers set once): quads whose corners differ in w and z, so that a wrong 1/w, z or corner
+ * order changes the perspective-correct texture coordinates, against the general path, with runs
+ * over several batches and draws, RGBA8 and RGB565, scissor, 1 and 2 threads. */
+EG_TEST(soft_vtx_quad, quad_tris_keep_window_values)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    static const uint32_t counts[3] = { 5u, 33u, 70u };
+    static const WGPUTextureFormat tfmts[2] = { WGPUTextureFormat_RGBA8Unorm, WGPUTextureFormat_EmgpuRGB565Unorm };
+    static uint8_t fast[256u * VQ_PX], general[256u * VQ_PX], clear_img[256u * VQ_PX];
+    uint32_t bad = 0, blank = 0;
+    uint64_t runs = 0;
+    for (uint32_t threads = 1; threads <= 2u; threads++) {
+        eg_soft_set_threads(threads);
+        for (uint32_t f = 0; f < 2u; f++)
+            for (uint32_t k = 0; k < 3u; k++)
+                for (uint32_t sc = 0; sc < 4u; sc++) {   /* bit 0: scissor, bit 1: the other w */
+                    const uint32_t seed = 17u + 5u * k + sc;
+                    const uint64_t before = eg_soft_quad_run_quads;
+                    vq_persp_draw(d, tfmts[f], counts[k], seed, sc & 1u, sc >= 2u, fast);
+                    runs += eg_soft_quad_run_quads - before;
+                    eg_soft_raster_fast_paths = false;
+                    vq_persp_draw(d, tfmts[f], counts[k], seed, sc & 1u, sc >= 2u, general);
+                    vq_persp_draw(d, tfmts[f], 0u, seed, sc & 1u, sc >= 2u, clear_img);
+                    eg_soft_raster_fast_paths = true;
+                    uint32_t diff = 0, drawn = 0;
+                    for (uint32_t i = 0; i < 256u * VQ_PX; i++) {
+                        diff += fast[i] != general[i];
+                        drawn += general[i] != clear_img[i];
+                    }
+                    if (diff)
+                        eg_test_printf("    %u threads, format %u, %u quads, scissor/w %u: %u bytes differ\n",
+                                       (unsigned)threads, (unsigned)f, (unsigned)counts[k], (unsigned)sc, (unsigned)diff);
+                    bad += diff;
+                    blank += drawn == 0;
+                }
+    }
+    eg_soft_set_threads(0);
+    EG_EXPECT_NO_ERROR();
+    EG_EXPECT_EQ_U(bad, 0u);
+    EG_EXPECT_EQ_U(blank, 0u);
+    if (eg_soft_quad_runs_on && eg_soft_span_pair_widths()) EG_EXPECT(runs > 100u);
     eg_test_device_release();
 }
