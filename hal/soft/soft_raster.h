@@ -592,6 +592,24 @@ eg_soft_blend_fn eg_soft_blend_body(const eg_soft_target_t *t, bool rgb565);
 bool eg_soft_compare(uint32_t compare, float a, float b);
 
 /* ---- block-constant fragments (soft_raster_const.c, helper "raster", session 4) ---- */
+/* The class table of a per-worker memo (the proof memo pm_*, the corner memo cm_*): the slot of
+ * key k (B bytes, compared as bytes) among n keys; a key not there takes slot *next in turn, whose
+ * generation gen[] is bumped so the entries made under its old key no longer match. */
+static inline uint32_t eg_soft_memo_class(void *keys, uint32_t *used, uint32_t *gen, uint32_t n, uint32_t *next,
+                                          const void *k, size_t B)
+{
+    uint8_t *kb = (uint8_t *)keys;
+    uint32_t c = 0;
+    while (c < n && !(used[c] && eg_memcmp(kb + (size_t)c * B, k, B) == 0)) c++;
+    if (c == n) {
+        c = *next;
+        *next = (c + 1u) % n;
+        eg_memcpy(kb + (size_t)c * B, k, B);
+        used[c] = 1u;
+        gen[c]++;
+    }
+    return c;
+}
 
 struct eg_soft_const_prog;
 /** Sets r->fs_const (soft heap) when r's fragment program may be evaluated per block over value

@@ -922,15 +922,7 @@ static void pm_classify(pm_worker_t *m, eg_soft_const_tri_t *ct)
     uint32_t wm;
     ct->pm_cls = PM_NONE;
     if (!pm_tri_key(&m->live, ct, &k, &wm)) return;
-    uint32_t c = 0;
-    while (c < PM_CLS && !(m->cls_used[c] && eg_memcmp(&m->cls[c], &k, sizeof k) == 0)) c++;
-    if (c == PM_CLS) {   /* a new class, round robin: its new generation retires the old one's entries */
-        c = m->cls_next;
-        m->cls_next = (c + 1u) % PM_CLS;
-        m->cls[c] = k;
-        m->cls_used[c] = 1u;
-        m->cls_gen[c]++;
-    }
+    uint32_t c = eg_soft_memo_class(m->cls, m->cls_used, m->cls_gen, PM_CLS, &m->cls_next, &k, sizeof k);
     ct->pm_cls = c + 1u;
     ct->pm_gen = m->cls_gen[c];
     ct->pm_wm = (uint8_t)wm;

@@ -715,15 +715,7 @@ static void cm_classify(eg_soft_frag_t *f)
     m->cm_cls = CM_NONE;
     if (!eg_soft_corner_memo_on || f->w->index >= EMGPU_SOFT_MAX_THREADS || !cm_cls_key(f, &k)) return;
     cm_worker_t *t = &cm_tab[f->w->index];
-    uint32_t c = 0;
-    while (c < CM_CLS && !(t->cls_used[c] && eg_memcmp(&t->cls[c], &k, sizeof k) == 0)) c++;
-    if (c == CM_CLS) {   /* a new class, round robin: its new generation retires the old one's entries */
-        c = t->cls_next;
-        t->cls_next = (c + 1u) % CM_CLS;
-        t->cls[c] = k;
-        t->cls_used[c] = 1u;
-        t->cls_gen[c]++;
-    }
+    uint32_t c = eg_soft_memo_class(t->cls, t->cls_used, t->cls_gen, CM_CLS, &t->cls_next, &k, sizeof k);
     m->cm_cls = c + 1u;
     m->cm_gen = t->cls_gen[c];
 }
