@@ -392,8 +392,10 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #endif
 /** 1: a binned render pass's clears (loadOp clear, colour and depth/stencil) are filled per
  *  tile by the worker that rasterizes it, just before its triangles (cache-warm, in parallel);
- *  0: filled at pass begin by the submitting thread. The same bytes either way; passes that are
- *  not binned (one worker), banded or partial updates always clear at pass begin. */
+ *  0: filled at pass begin by the submitting thread. The same bytes either way. Passes that are
+ *  not binned (one worker) fill their clears just before their first triangle, and skip a colour
+ *  clear that the first triangle pair overwrites whole (hal/soft/soft_bin.c, dead clears);
+ *  banded passes and partial updates clear at pass begin. */
 #ifndef EMGPU_SOFT_TILE_CLEARS
 #define EMGPU_SOFT_TILE_CLEARS 1
 #endif

@@ -209,7 +209,7 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
 bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B)
 {
     const eg_soft_fb_t *fb = B.fb;
-    if (!EMGPU_SOFT_TILE_CLEARS || !fb || B.unbinned || B.hold)
+    if (!fb || B.hold || (!EMGPU_SOFT_TILE_CLEARS && !B.unbinned))
         return false;
     if (B.band_y0 != 0 || B.band_y1 != fb->height_px || B.dmg_x0 != 0 || B.dmg_x1 != fb->width_px)
         return false;   /* a band or a damage: the jobs do not cover the plane */
@@ -229,7 +229,8 @@ bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uin
         f->same = f->same && texel[i] == texel[0];
     }
     fill_pending = true;
-    B.stats.fills_deferred++;
+    if (B.unbinned) B.stats.fills_waited++;
+    else B.stats.fills_deferred++;
     return true;
 }
 
@@ -287,6 +288,84 @@ static void fill_rect(const bin_fill_t *f, int64_t x0, int64_t x1, int64_t y0, i
     for (uint32_t y = 1; y < rows; y++) eg_memcpy(p + (size_t)y * f->row_pitch_B, p, row_B);
 }
 
+
+/* ---- dead clears (unbinned passes) ----
+ * One worker rasterizes the pass triangle by triangle, so a clear at pass begin would write the
+ * whole target before the first draw. A UI frame's first draw is often a background quad that
+ * writes every pixel again (800x480 XRGB8888: 1.5 MB twice). So the clears of an unbinned pass
+ * wait (eg_soft_bin_defer_fill) for its first triangle: they are filled before it unless it is
+ * one half of a pair that provably writes every pixel of a cleared colour target with bytes that
+ * do not depend on the target; that clear is then dead and never filled. Anything else that
+ * could show the target first (a lone triangle, the pass end) fills them. */
+
+bool eg_soft_bin_fills_waiting(void) { return fill_pending && B.unbinned; }
+
+static void wait_fills_now(void)
+{
+    for (uint32_t f = 0; f < fill_n; f++)
+        fill_rect(&fills[f], 0, fills[f].width_el, 0, fills[f].height_el);
+    fill_pending = false;
+}
+
+/* The pair t0, t1 covers every pixel centre of ps's target: an axis-aligned rectangle reaching
+ * the target's edges or beyond, split along a diagonal into the two triangles. Pixel centres
+ * strictly inside it are inside one triangle or on the shared diagonal, which the fill rule
+ * gives to exactly one of them (both are front or both back after eg_soft_tri_prepare, which
+ * also rejects culled and empty ones). The snapped vertices are functions of these floats, so
+ * the snapped rectangle has the same corners. */
+static bool pair_covers(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
+{
+    const eg_soft_fb_t *fb = ps->fb;
+    if (ps->sc_x0 != 0 || ps->sc_y0 != 0 || ps->sc_x1 < fb->width_px || ps->sc_y1 < fb->height_px)
+        return false;
+    const eg_soft_tri_t *t[2] = { t0, t1 };
+    float x0 = t0->x[0], x1 = x0, y0 = t0->y[0], y1 = y0;
+    for (uint32_t k = 0; k < 2u; k++)
+        for (uint32_t v = 0; v < 3u; v++) {
+            x0 = t[k]->x[v] < x0 ? t[k]->x[v] : x0;
+            x1 = t[k]->x[v] > x1 ? t[k]->x[v] : x1;
+            y0 = t[k]->y[v] < y0 ? t[k]->y[v] : y0;
+            y1 = t[k]->y[v] > y1 ? t[k]->y[v] : y1;
+        }
+    if (!(x0 <= 0.0f && y0 <= 0.0f && x1 >= (float)fb->width_px && y1 >= (float)fb->height_px))
+        return false;   /* (also false for NaN) */
+    uint32_t missing[2];
+    for (uint32_t k = 0; k < 2u; k++) {
+        uint32_t corners = 0;   /* bit (x is x1) + 2 (y is y1) for each vertex */
+        for (uint32_t v = 0; v < 3u; v++) {
+            bool xl = t[k]->x[v] == x0, xh = t[k]->x[v] == x1, yl = t[k]->y[v] == y0, yh = t[k]->y[v] == y1;
+            if (xl == xh || yl == yh) return false;   /* not a corner */
+            corners |= 1u << ((xh ? 1u : 0u) + (yh ? 2u : 0u));
+        }
+        uint32_t m = ~corners & 15u;
+        if (m == 0 || (m & (m - 1u)) != 0) return false;   /* three distinct corners */
+        missing[k] = m == 1u ? 0u : m == 2u ? 1u : m == 4u ? 2u : 3u;
+    }
+    if ((missing[0] ^ missing[1]) != 3u) return false;   /* the triangles meet along a diagonal */
+    eg_soft_setup_t su;
+    int64_t box[4];
+    for (uint32_t k = 0; k < 2u; k++) {
+        if (!eg_soft_tri_prepare(ps, t[k], &su, box)) return false;
+    }
+    return true;
+}
+
+/* Before the first triangle of an unbinned pass (t1: its pair, or NULL): drop the clears it
+ * makes dead, fill the others. */
+static void wait_fills_before(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
+{
+    const struct eg_soft_raster_pipeline *rs = ps->rs;
+    const eg_soft_target_t *ct = &ps->fb->color[0];
+    if (t1 && rs->overwrites && !rs->native_fs && ps->fb->samples == 1u && ct->base && pair_covers(ps, t0, t1)) {
+        for (uint32_t f = 0; f < fill_n; f++) {
+            if (fills[f].base != ct->base || fills[f].row_pitch_B != ct->row_pitch_B) continue;
+            fills[f] = fills[--fill_n];   /* dead: the pair writes all of it */
+            B.stats.fills_dead++;
+            break;
+        }
+    }
+    wait_fills_now();
+}
 
 /* A record's varyings (a few floats: a library memcpy call each was 3 % of the binned textured
  * mesh; tex8): the same bits, copied as words. */
@@ -415,6 +494,7 @@ static void raster_rows(uint32_t y0, uint32_t y1) { (void)raster_rows_go(y0, y1,
 static void flush(bool overflow)
 {
     if (!overflow) eg_soft_workers_wait();   /* a started half is part of what to finish */
+    if (B.unbinned && fill_pending) wait_fills_now();   /* a pass with no triangle */
     if (!B.fb || (B.pending == 0 && !fill_pending)) { if (B.fb) arena_reset(); return; }
     if (B.hold) {
         B.lost = true;     /* banded first attempt: the band memory is not there to draw into */
@@ -478,11 +558,12 @@ void eg_soft_bin_draw(const eg_soft_pass_state_t *ps)
 static EG_ALWAYS_INLINE void raster_now(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, const eg_soft_tri_t *t1)
 {
     eg_soft_worker_t *w = &eg_soft_worker_main;
-    /* No deferred clear is pending here: an immediate draw flushed (eg_soft_bin_draw), a triangle
-     * too big for the arena follows flush(true), and unbinned passes defer nothing. */
+    /* No tile clear is pending here: an immediate draw flushed (eg_soft_bin_draw) and a triangle
+     * too big for the arena follows flush(true); an unbinned pass's clears wait for this. */
     eg_soft_workers_wait();   /* after the started half, in submission order */
     if (B.hold) B.lost = true;   /* nothing may be drawn before the band exists */
     if (B.lost) return;
+    if (fill_pending) wait_fills_before(ps, t, t1);
     w->clip_x0 = B.fb ? B.dmg_x0 : 0;
     w->clip_x1 = B.fb ? B.dmg_x1 : INT32_MAX;
     w->clip_y0 = B.fb ? B.band_y0 : 0;
@@ -616,6 +697,7 @@ void eg_soft_bin_pairs(const eg_soft_pass_state_t *ps, const eg_soft_tri_t (*t)[
     eg_soft_workers_wait();
     if (B.hold) B.lost = true;
     if (B.lost) return;
+    if (fill_pending && n) wait_fills_before(ps, &t[0][0], &t[0][1]);
     w->clip_x0 = B.fb ? B.dmg_x0 : 0;
     w->clip_x1 = B.fb ? B.dmg_x1 : INT32_MAX;
     w->clip_y0 = B.fb ? B.band_y0 : 0;

@@ -80,10 +80,15 @@ void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1);
 /** The pass's clears (call after pass_begin, set_band and set_damage, before any draw): fill the
  *  plane layer s (layer `layer` of it) with texel (texel_B bytes, repeated over element_B) when
  *  each tile is first rasterized, by its worker, so the cleared memory is cache-warm and the
- *  clear runs in parallel; tiles with no triangle get theirs in the same flush. False (nothing
- *  recorded: the caller fills now) when the pass is not rasterized in tiles over the whole
- *  target: unbinned (one worker), banded, partial update, or the fill slots are used up. */
+ *  clear runs in parallel; tiles with no triangle get theirs in the same flush. An unbinned pass
+ *  (one worker) fills them just before its first triangle, or at its end, except a colour clear
+ *  that the first triangle pair overwrites whole (dead clears, soft_bin.c). False (nothing
+ *  recorded: the caller fills now) when the clears cannot wait: banded, partial update, or the
+ *  fill slots are used up. */
 bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uint8_t *texel, uint32_t texel_B);
+/** An unbinned pass's clears still wait for its first triangle: soft_draw.c then hands the
+ *  first two triangles over as a pair, whatever the pipeline, so a covering pair is seen. */
+bool eg_soft_bin_fills_waiting(void);
 
 /* ---- draws (soft_draw.c) ---- */
 
@@ -147,6 +152,8 @@ typedef struct eg_soft_bin_stats {
     uint32_t async;            /* flushes started on the other workers while binning went on */
     uint32_t fills_deferred;   /* clears recorded by eg_soft_bin_defer_fill */
     uint32_t fill_tiles;       /* tiles (jobs) that filled their part of the deferred clears */
+    uint32_t fills_waited;     /* unbinned passes: clears held until the first triangle */
+    uint32_t fills_dead;       /* of those, clears never filled: the first draw covered them */
 } eg_soft_bin_stats_t;
 /** Counters since program start (tests prove a path ran). */
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out);

@@ -1074,7 +1074,12 @@ static void flush(batch_t *b)
     if (quads_soa(b)) flush_quads(b);
     else
 #endif
-    for (uint32_t i = 0; i < b->nprims;) i = flush_prim(b, i, pairs);
+    {
+        uint32_t i = 0;
+        /* dead clears (soft_bin.c): the pass's first two triangles go as a pair, to be seen whole */
+        if (!pairs && b->verts_per_prim == 3u && eg_soft_bin_fills_waiting()) i = flush_prim(b, 0, true);
+        while (i < b->nprims) i = flush_prim(b, i, pairs);
+    }
     b->nslots = 0;
     b->nprims = 0;
     eg_memset(hash_tab, 0, sizeof hash_tab);

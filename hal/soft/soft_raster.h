@@ -192,6 +192,10 @@ struct eg_soft_raster_pipeline {
     eg_soft_format_ops_t fmt[EG_SOFT_MAX_RT];
     /* fragment program that only copies inputs/constants to output 0: run without the VM */
     bool fs_copy;
+    /* every pixel a draw covers gets bytes that depend on nothing in the target (soft_bin.c,
+     * dead clears): one colour target written whole without blending, one sample, every lane
+     * kept (no discard, sample mask or alpha to coverage), no depth or stencil test */
+    bool overwrites;
     eg_soft_copy_class_t copy;
     /* span fast path (soft_span.h, helper "fast"): NULL when the pipeline does not qualify */
     struct eg_soft_span_pipe *span;

@@ -194,6 +194,9 @@ eg_status_t eg_soft_raster_pipeline_create(const eg_render_pipeline_t *rp, const
     r->fs_copy = fs && !r->alpha_to_coverage && eg_soft_program_copy_class(fs, &r->copy);
     r->early_z = !r->fsi || (!r->fsi->writes_depth && !r->fsi->may_discard && !fs->writes_sample_mask &&
                              !r->fsi->has_side_effects && !r->alpha_to_coverage);
+    r->overwrites = fs && r->fsi && r->rt_count == 1u && r->blend[0].wmask == 15u && !r->blend[0].enabled &&
+                    r->samples == 1u && (r->sample_mask & 1u) && !r->alpha_to_coverage && !r->fsi->may_discard &&
+                    !fs->writes_sample_mask && !r->depth_test && !r->stencil_test;
     eg_status_t st = eg_soft_span_pipe_create(r);
     if (st == EG_STATUS_OK) st = eg_soft_const_create(r);
     if (st == EG_STATUS_OK) st = eg_soft_tex_create(r);

@@ -232,4 +232,124 @@ EG_TEST(soft_tile, unbinned_clears_at_begin)
     eg_test_device_release();
 }
 
+/* Dead clears (soft_bin.c): one worker, no binning, so the clears wait for the first triangle,
+ * and a first pair that writes every pixel of the colour target drops its clear. Each case is
+ * drawn twice, unbinned and binned (the tile test hook: clears filled per tile, no dead clears),
+ * and the bytes must agree; the counters say whether the clear died. Colour dies only when the
+ * pair covers every pixel centre with a plain write; the depth clear of the same pass is never
+ * dropped (a clear-only pass before leaves depth 1.0 and colour red, so a lost fill shows; its
+ * clears wait for a triangle that never comes and are filled at its end).
+ * Planted bugs caught: "dead without the diagonal check" (case 4 keeps red pixels), "drop every
+ * fill" (depth 1.0 read back), "ignore the scissor" (case 3's last row red). */
+typedef struct dead_case {
+    const char *name;
+    float x1;                  /* NDC right edge of the quad (1: the target's edge) */
+    bool blend, depth_less, adjacent;
+    uint32_t sc_h;             /* scissor height (PX: the whole target) */
+    bool dead;                 /* the colour clear is expected to die */
+} dead_case_t;
+
+static void dead_quad(tvtx_t *v, const dead_case_t *c, const float col[4])
+{
+    quad(v, -1.0f, -1.0f, c->x1, 1.0f, 0.25f, col);
+    if (c->adjacent) {   /* second triangle: (x0, y0) (x1, y0) (x1, y1): misses a corner next to the first's */
+        const float p[3][2] = { { -1.0f, -1.0f }, { c->x1, -1.0f }, { c->x1, 1.0f } };
+        for (uint32_t i = 0; i < 3u; i++) {
+            v[3u + i].pos[0] = p[i][0];
+            v[3u + i].pos[1] = p[i][1];
+        }
+    }
+}
+
+EG_TEST(soft_tile, dead_clear_under_cover)
+{
+    WGPUDevice d = eg_test_device("soft");
+    if (!d) EG_SKIP("soft backend not compiled in");
+    if (eg_strcmp(eg_test_backend(), "soft") != 0) {
+        eg_test_device_release();
+        EG_NOT_APPLICABLE("tests hal/soft passes");
+    }
+    static const dead_case_t cases[] = {
+        { "whole target", 1.0f, false, false, false, PX, true },
+        { "0.6 px short", 1.0f - 2.0f * 0.6f / (float)PX, false, false, false, PX, false },
+        { "scissor 1 row short", 1.0f, false, false, false, PX - 1u, false },
+        { "halves not along a diagonal", 1.0f, false, false, true, PX, false },
+        { "blended", 1.0f, true, false, false, PX, false },
+        { "depth tested", 1.0f, false, true, false, PX, false },
+    };
+    static const float green[4] = { 0, 1, 0, 0.5f };
+    static const WGPUColor red_clear = { 1, 0, 0, 1 };
+    static uint8_t want[2u * 256u * PX];
+    tile_res_t r = { 0 };
+    EG_ASSERT(res_init(d, &r));
+    WGPUVertexAttribute va[2];
+    WGPUVertexBufferLayout vbl;
+    t_pos_attr_layout(va, &vbl, sizeof(tvtx_t), WGPUVertexFormat_Float32x4);
+    WGPUBlendState alpha = { { WGPUBlendOperation_Add, WGPUBlendFactor_SrcAlpha, WGPUBlendFactor_OneMinusSrcAlpha },
+                             { WGPUBlendOperation_Add, WGPUBlendFactor_One, WGPUBlendFactor_Zero } };
+    static tvtx_t v[6];
+    r.vb = t_buffer(d, WGPUBufferUsage_Vertex | WGPUBufferUsage_CopyDst, sizeof v);
+    eg_soft_set_threads(1);
+    for (uint32_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const dead_case_t *c = &cases[k];
+        dead_quad(v, c, green);
+        wgpuQueueWriteBuffer(eg_test_queue(), r.vb, 0, v, sizeof v);
+        /* the case's pipeline (MCU boards hold 4 shader modules: one of its own at a time, next to r.p) */
+        WGPURenderPipeline p = c->depth_less ? r.p
+                             : t_color_depth_pipeline(d, "draw_color.vert", "draw_color.frag", &vbl,
+                                                      WGPUTextureFormat_RGBA8Unorm, c->blend ? &alpha : NULL,
+                                                      WGPUCompareFunction_Always, false);
+        EG_EXPECT(p != NULL);
+        if (!p) break;
+        const uint32_t sc[4] = { 0, 0, PX, c->sc_h };
+        for (uint32_t binned = 0; binned < 2u; binned++) {
+            /* the pass before (no draw): red everywhere, depth 1.0 */
+            t_draw_color_depth_copy_ex(d, p, NULL, r.vb, 0, r.cv, r.dv, r.ct, r.dt, PX, r.rb, &red_clear, 1.0f, NULL);
+            eg_soft_bin_set_tile_px(binned ? 8u : 0u);
+            eg_soft_bin_stats_t a, b;
+            eg_soft_bin_stats(&a);
+            t_draw_color_depth_copy_ex(d, p, NULL, r.vb, 6, r.cv, r.dv, r.ct, r.dt, PX, r.rb, &k_clear, 0.5f, sc);
+            EG_EXPECT(t_readback(d, r.rb, 0, sizeof g_out, g_out));
+            eg_soft_bin_stats(&b);
+            eg_soft_bin_set_tile_px(0);
+            if (!binned) {
+                eg_memcpy(want, g_out, sizeof want);
+                if (b.fills_dead - a.fills_dead != (c->dead ? 1u : 0u) || b.fills_waited - a.fills_waited != 2u)
+                    { eg_test_printf("    %s: %u clears dead of %u waited, expected %u of 2\n", c->name, b.fills_dead - a.fills_dead,
+                             b.fills_waited - a.fills_waited, c->dead ? 1u : 0u); eg_test_fail(__FILE__, __LINE__, "dead clear case"); }
+                continue;
+            }
+            EG_EXPECT_EQ_U(b.fills_dead, a.fills_dead);
+            uint32_t bad = 0, cleared = 0;
+            for (uint32_t y = 0; y < PX; y++)
+                for (uint32_t x = 0; x < PX; x++) {
+                    const uint8_t *g = g_out + y * 256u + x * 4u;
+                    bad += eg_memcmp(g, want + y * 256u + x * 4u, 4) != 0;
+                    bad += eg_memcmp(g + 256u * PX, want + 256u * PX + y * 256u + x * 4u, 4) != 0;
+                    cleared += eg_memcmp(g, k_bg, 4) == 0;
+                }
+            if (bad) { eg_test_printf("    %s: %u values differ from the binned pass\n", c->name, bad); eg_test_fail(__FILE__, __LINE__, "dead clear case"); }
+            /* nothing of the pass before survives: depth is the clear's, colour the clear's or the quad's */
+            uint32_t stale = 0;
+            for (uint32_t y = 0; y < PX; y++)
+                for (uint32_t x = 0; x < PX; x++) {
+                    float z;
+                    eg_memcpy(&z, g_out + 256u * PX + y * 256u + x * 4u, 4);
+                    stale += (z != 0.5f && !(c->depth_less && z == 0.25f)) ||
+                             eg_memcmp(g_out + y * 256u + x * 4u, k_red, 4) == 0;
+                }
+            if (stale) { eg_test_printf("    %s: %u pixels keep the pass before\n", c->name, stale); eg_test_fail(__FILE__, __LINE__, "dead clear case"); }
+            /* the short quad leaves its last column cleared, the scissor its last row */
+            uint32_t want_cleared = c->x1 < 1.0f ? PX : c->sc_h < PX ? PX : 0u;
+            if (!c->adjacent && !c->blend && !c->depth_less && cleared != want_cleared)
+                { eg_test_printf("    %s: %u pixels cleared, expected %u\n", c->name, cleared, want_cleared); eg_test_fail(__FILE__, __LINE__, "dead clear case"); }
+            if (c->adjacent && cleared == 0) { eg_test_printf("    %s: no pixel shows the clear\n", c->name); eg_test_fail(__FILE__, __LINE__, "dead clear case"); }
+        }
+        if (p != r.p) wgpuRenderPipelineRelease(p);
+    }
+    eg_soft_set_threads(0);
+    res_release(&r);
+    eg_test_device_release();
+}
+
 #endif /* EMGPU_HAL_SOFT */
