@@ -26,9 +26,7 @@
 
 #if EMGPU_HAL_SOFT
 
-#include "hal/soft/soft_span_int.h"
-#include "hal/soft/soft_texel.h"
-#include "hal/soft/soft_vm_simd.h"
+#include "hal/soft/soft_span_fused_int.h"
 
 uint32_t eg_soft_span_fused_width = 0;
 bool eg_soft_span_pair_colvec_on = true;
@@ -70,32 +68,6 @@ static void fused_chan_prep(eg_soft_span_pipe_t *sp)
 
 #if VM_SIMD && EMGPU_SOFT_SPAN_FUSED
 
-/* Fully unrolled lane loops (the texel loads): GCC -O2 leaves an 8-trip loop rolled. */
-#if defined(__clang__)
-#define FZ_UNROLL_ _Pragma("clang loop unroll(full)")
-#else
-#define FZ_UNROLL_ _Pragma("GCC unroll 8")
-#endif
-
-#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
-#define FZ_NATIVE 1                 /* vectors are native registers: specialised variants pay */
-#else
-#define FZ_NATIVE 0
-#endif
-
-#define FZ_RGBA8 0u
-#define FZ_BGRA8 1u
-#define FZ_565   2u
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define FZ_LE 1                     /* a vector's lanes are the pixels' bytes in memory order */
-#else
-#define FZ_LE 0
-#endif
-
-typedef float fz4_f __attribute__((vector_size(16)));
-typedef uint32_t fz4_u __attribute__((vector_size(16)));
-typedef int32_t fz4_i __attribute__((vector_size(16)));
-typedef uint16_t fz4_h __attribute__((vector_size(8)));
 #define FZ_W 4u
 #define fz_vf fz4_f
 #define fz_vu fz4_u
@@ -124,56 +96,6 @@ typedef uint16_t fz4_h __attribute__((vector_size(8)));
 #undef FZ_JOIN
 #undef FZ_PACK16
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(EMGPU_SOFT_VM_NO_AVX2)
-#define FZ_AVX2 1
-typedef float fz8_f __attribute__((vector_size(32)));
-typedef uint32_t fz8_u __attribute__((vector_size(32)));
-typedef int32_t fz8_i __attribute__((vector_size(32)));
-typedef uint16_t fz8_h __attribute__((vector_size(16)));
-#define FZ_W 8u
-#define fz_vf fz8_f
-#define fz_vu fz8_u
-#define fz_vi fz8_i
-#define fz_vh fz8_h
-#define FZ_ATTR __attribute__((target("avx2")))
-#define FZ_(n) n##_8
-#define FZ_MAX(a, b) __builtin_ia32_maxps256((a), (b))
-#define FZ_MIN(a, b) __builtin_ia32_minps256((a), (b))
-#define FZ_MOVMSK(m) __builtin_ia32_movmskps256((fz8_f)(m))
-#define FZ_JOIN(a, b) __builtin_shufflevector((a), (b), 0, 1, 2, 3, 12, 13, 14, 15)
-#define FZ_PERMV(v, i) __builtin_ia32_permvarsf256((v), (i))
-#if !defined(__clang__)   /* GCC's builtin names (as soft_sample_vec.c's VPGATHERDD) */
-#define FZ_IMIN(a, b) __builtin_ia32_pminsd256((a), (b))   /* clang: the .inc's compare and select */
-#define FZ_UMIN(a, b) ((fz8_u)__builtin_ia32_pminud256((fz8_i)(a), (fz8_i)(b)))
-/* VPGATHERDD / VGATHERDPS, all lanes: the 4 bytes at base + o[i], the float tab[o[i]] */
-#define FZ_GATHER(base, o) ((fz8_u)__builtin_ia32_gathersiv8si((fz8_i){ 0 }, (const int *)(const void *)(base), \
-                                                              (fz8_i)(o), (fz8_i){ -1, -1, -1, -1, -1, -1, -1, -1 }, 1))
-#define FZ_GATHERF(tab, o) __builtin_ia32_gathersiv8sf((fz8_f){ 0 }, (tab), (fz8_i)(o), \
-                                                       (fz8_f)(fz8_i){ -1, -1, -1, -1, -1, -1, -1, -1 }, 4)
-#endif
-/* 8 x uint32 below 2^16 -> 8 x uint16 (PACKUSDW of the two halves; GCC's conversion takes ~28) */
-#define FZ_PACK16(w) ((fz8_h)__builtin_ia32_packusdw128((fz4_i)__builtin_shufflevector((w), (w), 0, 1, 2, 3), \
-                                                        (fz4_i)__builtin_shufflevector((w), (w), 4, 5, 6, 7)))
-#include "hal/soft/soft_span_fused.inc"
-#undef FZ_W
-#undef fz_vf
-#undef fz_vu
-#undef fz_vi
-#undef fz_vh
-#undef FZ_ATTR
-#undef FZ_
-#undef FZ_MAX
-#undef FZ_MIN
-#undef FZ_MOVMSK
-#undef FZ_IMIN
-#undef FZ_JOIN
-#undef FZ_UMIN
-#undef FZ_PERMV
-#undef FZ_GATHER
-#undef FZ_GATHERF
-#undef FZ_PACK16
-#endif
-
 void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
 {
     uint32_t f = sp->target == WGPUTextureFormat_RGBA8Unorm ? FZ_RGBA8
@@ -186,11 +108,7 @@ void eg_soft_span_fused_pick(eg_soft_span_pipe_t *sp, bool blend)
     sp->pair[0] = sp->pair[1] = sp->cls.tex && blend ? pairs_4[f] : NULL;
 #ifdef FZ_AVX2
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) {
-        for (uint32_t m = m0; m < m1; m++) sp->fused[1][m] = fns_8[f][blend][m];
-        for (uint32_t k = 0; k < 3u && sp->texcopy; k++) sp->copy[1][k] = copies_8[k];
-        if (sp->pair[0]) sp->pair[1] = pairs_8[f];
-    }
+    if (__builtin_cpu_supports("avx2")) eg_soft_span_fused8_pick(sp, f, blend, m0, m1);
 #endif
     /* blended glyphs without native vectors: the scalar kernel (the lowered FZ_(tri) TEX kernel
      * was ~580 instructions a glyph pixel on Cortex-M7) */
