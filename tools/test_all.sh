@@ -3,29 +3,44 @@
 # ("N passed, N failed, N skipped"). A suite that crashes or prints no closing line counts as one
 # failure, so nothing is lost silently.
 set -u
-# Builds run in parallel (the machine's CPUs); the test runs themselves stay sequential.
+# Builds run in parallel (the machine's CPUs). A board's suites run while the next board builds
+# (the suites are mostly one process on one core: QEMU, wine, the unit runner), one board's suites
+# at a time; their output is printed in board order once they end. (Session 17: CI had reached
+# 30 minutes with builds and suites strictly one after the other.)
 jobs=$(nproc 2>/dev/null || echo 2)
 total_p=0; total_f=0; total_s=0
 log=$(mktemp)
-for board in "$@"; do
-    echo "=== board $board"
-    if ! make --no-print-directory -j"$jobs" BOARD="$board" all >"$log" 2>&1; then
-        cat "$log"; echo "build of board $board failed"
-        total_f=$((total_f + 1)); continue
-    fi
-    make --no-print-directory BOARD="$board" check >"$log" 2>&1
-    cat "$log"
-    # Each suite prints its own closing line; sum them, and count suites that printed none.
-    suites=$(grep -c '^== ' "$log")
-    closings=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$log")
-    for line in $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1:\2:\4/'); do
+check_dir=$(mktemp -d)
+check_pid=""; check_board=""
+# Waits for the board whose suites run in the background, prints their output and sums it: each
+# suite prints its own closing line; a suite that printed none counts as a failure.
+finish_check() {
+    [ -n "$check_pid" ] || return 0
+    wait "$check_pid"
+    clog="$check_dir/$check_board.log"
+    cat "$clog"
+    suites=$(grep -c '^== ' "$clog")
+    closings=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$clog")
+    for line in $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$clog" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\1:\2:\4/'); do
         p=${line%%:*}; rest=${line#*:}; f=${rest%%:*}; s=${rest#*:}
         total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + ${s:-0}))
     done
     if [ "$closings" -lt "$suites" ]; then
-        echo "board $board: $((suites - closings)) suite(s) ended without a closing line (crash?)"
+        echo "board $check_board: $((suites - closings)) suite(s) ended without a closing line (crash?)"
         total_f=$((total_f + suites - closings))
     fi
+    check_pid=""; check_board=""
+}
+for board in "$@"; do
+    echo "=== board $board (build)"
+    if ! make --no-print-directory -j"$jobs" BOARD="$board" all >"$log" 2>&1; then
+        cat "$log"; echo "build of board $board failed"
+        total_f=$((total_f + 1)); continue
+    fi
+    finish_check
+    echo "=== board $board (suites start)"
+    make --no-print-directory BOARD="$board" check >"$check_dir/$board.log" 2>&1 &
+    check_pid=$!; check_board=$board
 done
 # Sum the closing lines of a log (and count a missing closing line as a failure).
 add_totals() {
@@ -78,6 +93,9 @@ case " $* " in *" host "*)
     else
         tail -n 30 "$log"; echo "clang build failed"; total_f=$((total_f + 1))
     fi
+    # The last board's suites (wine for windows-x64) ran beside the builds above; the rest below
+    # wants the machine to itself (QEMU guests, a time-bounded fuzz run).
+    finish_check
     # The SPIR-V front end under libFuzzer (ASan + UBSan), for a bounded time.
     if [ -f tests/fuzz/fuzz.mk ]; then
         echo "=== fuzz: SPIR-V front end (bounded run)"
@@ -94,6 +112,8 @@ case " $* " in *" host "*)
     sh tools/vm_demo_ref.sh build/host >"$log" 2>&1; cat "$log"; add_totals "$log" "dashboard reference"
     ;;
 esac
+finish_check
+rm -rf "$check_dir"
 case " $* " in *" windows-x64 "*)
     # The whole API suite again on the D3D12 backend under wine (vkd3d 1.6 over the lavapipe that
     # boards/windows-x64/lavapipe.sh fetches, inside Xvfb), as for Vulkan and GLES above: shaders

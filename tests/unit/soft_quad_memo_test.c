@@ -60,6 +60,13 @@ static uint32_t qm_corner_quads(svtx_t *v, uint32_t variant, bool strips)
     return n;
 }
 
+/* The cases a test walks: all of n where the build has the memo and the board the pair kernel;
+ * else one (MCU boards: EMGPU_SOFT_QUAD_MEMO 0): nothing of the memo runs, and the walk would
+ * only compare the general paths with each other, which the span tests do (on the Cortex-M7
+ * under QEMU these two tests took 12-22 s of the unit suite's ~96, session 16). One case per
+ * shape (strips, lists) and target format keeps that comparison. */
+#define QM_CASES(n) (EMGPU_SOFT_QUAD_MEMO > 0 && eg_soft_span_pair_widths() != 0u ? (n) : 1u)
+
 /* r rendered with the memo on, eg_soft_quad_memo_verify and eg_soft_sep_memo_verify (the
  * separable tables an entry's reference gives, sep_get's sep_ref, against fresh ones too;
  * threads workers, tile_px squares),
@@ -103,12 +110,13 @@ EG_TEST(soft_quad_memo, hits_match_general_setup)
     uint32_t bad = 0;
     eg_soft_quad_memo_hits = eg_soft_quad_memo_misses = eg_soft_quad_memo_bad = 0;
     eg_soft_sep_memo_hits = eg_soft_sep_memo_misses = eg_soft_sep_memo_bad = 0;
+    const uint32_t n = QM_CASES(2u);
     for (uint32_t st = 0; st < 2u; st++)
-        for (uint32_t var = 0; var < 4u; var++)
+        for (uint32_t var = 0; var < QM_CASES(4u); var++)
             for (uint32_t f = 0; f < 3u; f++)
-                for (uint32_t b = 0; b < 2u; b++)
-                    for (uint32_t w = 0; w < 2u; w++)
-                        for (uint32_t sc = 0; sc < 2u; sc++) {
+                for (uint32_t b = 0; b < n; b++)
+                    for (uint32_t w = 0; w < n; w++)
+                        for (uint32_t sc = 0; sc < n; sc++) {
                             eg_soft_span_fused_width = widths[w];
                             span_strip_quads = st != 0u;
                             span_tex_size2 = st ? 16u : 0u;
@@ -144,10 +152,10 @@ EG_TEST(soft_quad_memo, strip_key_tells_corners_apart)
     uint32_t bad = 0, strip_keys = 0, list_keys = 0;
     eg_soft_quad_memo_hits = eg_soft_quad_memo_misses = eg_soft_quad_memo_bad = 0;
     for (uint32_t st = 0; st < 2u; st++)
-        for (uint32_t var = 0; var < 4u; var++)
+        for (uint32_t var = 0; var < QM_CASES(4u); var++)
             for (uint32_t f = 0; f < 3u; f++)
-                for (uint32_t w = 0; w < 2u; w++)
-                    for (uint32_t sc = 0; sc < 2u; sc++) {
+                for (uint32_t w = 0; w < QM_CASES(2u); w++)
+                    for (uint32_t sc = 0; sc < QM_CASES(2u); sc++) {
                         eg_soft_span_fused_width = widths[w];
                         span_strip_quads = st != 0u;
                         eg_soft_quad_memo_quads = 0;
