@@ -150,7 +150,7 @@ typedef struct eg_soft_bin_stats {
     uint32_t tile_px;          /* tile size of the last pass */
     uint32_t tiles;            /* tiles rasterized (with at least one triangle; partial updates) */
     uint32_t async;            /* flushes started on the other workers while binning went on */
-    uint32_t fills_deferred;   /* clears recorded by eg_soft_bin_defer_fill */
+    uint32_t fills_deferred;   /* clears recorded by eg_soft_bin_defer_fill for the tiles (binned) */
     uint32_t fill_tiles;       /* tiles (jobs) that filled their part of the deferred clears */
     uint32_t fills_waited;     /* unbinned passes: clears held until the first triangle */
     uint32_t fills_dead;       /* of those, clears never filled: the first draw covered them */

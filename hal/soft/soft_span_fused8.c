@@ -33,24 +33,7 @@
 /* 8 x uint32 below 2^16 -> 8 x uint16 (PACKUSDW of the two halves; GCC's conversion takes ~28) */
 #define FZ_PACK16(w) ((fz8_h)__builtin_ia32_packusdw128((fz4_i)__builtin_shufflevector((w), (w), 0, 1, 2, 3), \
                                                         (fz4_i)__builtin_shufflevector((w), (w), 4, 5, 6, 7)))
-#include "hal/soft/soft_span_fused.inc"
-#undef FZ_W
-#undef fz_vf
-#undef fz_vu
-#undef fz_vi
-#undef fz_vh
-#undef FZ_ATTR
-#undef FZ_
-#undef FZ_MAX
-#undef FZ_MIN
-#undef FZ_MOVMSK
-#undef FZ_IMIN
-#undef FZ_JOIN
-#undef FZ_UMIN
-#undef FZ_PERMV
-#undef FZ_GATHER
-#undef FZ_GATHERF
-#undef FZ_PACK16
+#include "hal/soft/soft_span_fused.inc"   /* (the FZ_ macros end with this file: no #undef list) */
 
 void eg_soft_span_fused8_pick(eg_soft_span_pipe_t *sp, uint32_t f, bool blend, uint32_t m0, uint32_t m1)
 {
