@@ -412,6 +412,14 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_THREADS
 #define EMGPU_SOFT_THREADS 1
 #endif
+/** How the soft rasterizer runs a pass when it has more than one worker (hal/soft/soft_bin.h,
+ *  SCHEDULE): 0 auto, each kind of pass timed binned (tiles over the workers) and unbinned (the
+ *  submitting thread alone), the faster kept and the other re-tried every 64 passes; 1 always
+ *  binned; 2 always unbinned. The same bytes every way. Hosted boards: the environment variable
+ *  EMGPU_SOFT_SCHEDULE=auto|binned|unbinned overrides it at run time. */
+#ifndef EMGPU_SOFT_SCHEDULE
+#define EMGPU_SOFT_SCHEDULE 0
+#endif
 /** Workers with static state (~9 KiB each: shader I/O, scratch vertices): the most
  *  EMGPU_SOFT_THREADS or a run-time override can use. 1 on boards without threads. */
 #ifndef EMGPU_SOFT_MAX_THREADS

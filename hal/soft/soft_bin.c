@@ -72,6 +72,7 @@ static struct {
     uint32_t band_y0, band_y1;           /* rows every triangle is clipped to */
     uint32_t dmg_x0, dmg_x1;             /* columns every triangle is clipped to (damage) */
     bool hold, lost, overflowed;
+    bool timed;                          /* the schedule chose unbinned and times the pass */
     size_t limit_B;
     uint32_t tile_override;
     eg_soft_bin_stats_t stats;
@@ -161,6 +162,20 @@ static uint32_t tile_width(uint32_t t, uint32_t w_px, uint32_t h_px)
     return B.tile_override || w < t ? t : w;
 }
 
+/* The kind of a pass for the schedule: its targets and size, and a partial update's damage. */
+static uint64_t pass_key(const eg_soft_fb_t *fb, uint64_t damage)
+{
+    uint64_t k = 0x9E3779B97F4A7C15u ^ ((uint64_t)fb->width_px << 32 | fb->height_px);
+    const eg_soft_target_t *t[EG_SOFT_MAX_RT + 2u];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < fb->color_count && i < EG_SOFT_MAX_RT; i++) t[n++] = &fb->color[i];
+    t[n++] = &fb->depth;
+    t[n++] = &fb->stencil;
+    for (uint32_t i = 0; i < n; i++)
+        k = (k ^ (uint64_t)(uintptr_t)t[i]->base ^ (uint64_t)t[i]->format << 48) * 0x100000001B3u;
+    return (k ^ fb->samples ^ damage << 8) * 0x100000001B3u;
+}
+
 void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
 {
     eg_soft_workers_wait();   /* the last pass end joined already: a no-op, kept as a guard */
@@ -196,8 +211,15 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     B.hold = B.lost = B.overflowed = false;
     B.immediate = false;
     /* One worker and no band: binning would only add work (measured ~5-8 % on the demo), so the
-     * pass is rasterized triangle by triangle, the same bytes. The test hooks force binning. */
-    B.unbinned = eg_soft_threads() <= 1u && !B.tile_override && !B.limit_B;
+     * pass is rasterized triangle by triangle, the same bytes. More workers: the schedule
+     * decides (soft_schedule.c). The test hooks force binning. */
+    B.timed = false;
+    if (B.tile_override || B.limit_B) B.unbinned = false;
+    else if (eg_soft_threads() <= 1u) B.unbinned = true;
+    else {
+        B.unbinned = !eg_soft_sched_open(pass_key(fb, 0));
+        B.timed = true;
+    }
     fill_n = 0;
     fill_pending = false;
     arena_reset();
@@ -240,6 +262,8 @@ void eg_soft_bin_set_band(uint32_t y0, uint32_t y1, bool hold)
     B.band_y1 = y1;
     B.hold = hold;
     B.unbinned = false;
+    if (B.timed) eg_soft_sched_cancel();
+    B.timed = false;
 }
 
 /* Partial updates: the rows are narrowed like a band's, the columns clip binning boxes, tiles
@@ -251,6 +275,13 @@ void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
     B.dmg_x1 = eg_max_u32(B.dmg_x0, eg_min_u32(B.dmg_x1, x1));
     B.band_y0 = eg_max_u32(B.band_y0, y0);
     B.band_y1 = eg_max_u32(B.band_y0, eg_min_u32(B.band_y1, y1));
+    /* a partial update is its own kind of pass (its time scales with the damage): nothing is
+     * cleared or drawn yet, so the schedule may still change */
+    if (B.timed) {
+        uint64_t area = (uint64_t)(B.dmg_x1 - B.dmg_x0) * (B.band_y1 - B.band_y0), log2 = 1;
+        while (area >>= 1) log2++;   /* damages within a factor of 2 in area are one kind */
+        B.unbinned = !eg_soft_sched_rekey(pass_key(B.fb, log2));
+    }
 }
 
 /* ---- rasterizing bins ---- */
@@ -518,6 +549,8 @@ void eg_soft_bin_flush(void) { flush(false); }
 void eg_soft_bin_pass_end(void)
 {
     flush(false);
+    if (B.timed) eg_soft_sched_close();
+    B.timed = false;
     B.fb = NULL;
 }
 

@@ -40,6 +40,12 @@
  * Anything that must see the pass's pixels (pass end, an immediate draw, a triangle drawn alone)
  * waits for the half in flight first.
  *
+ * SCHEDULE. With more than one worker a pass is binned or, where that is slower, rasterized
+ * unbinned by the submitting thread alone (soft_schedule.c: each kind of pass is timed both ways,
+ * the faster kept, the other re-tried now and then). EMGPU_SOFT_SCHEDULE (and on hosted boards the
+ * environment variable of that name: auto, binned, unbinned) fixes the choice instead. Banded
+ * passes and the test hooks below are always binned. The bytes are the same every way.
+ *
  * WORST CASE MEMORY. The arena (EMGPU_SOFT_BIN_ARENA_BYTES, static; halved with more than one
  * worker) holds the tile table (one head/tail pair per tile; the tile size doubles until the
  * table fits a quarter of the arena or half), the state snapshots (sizeof(eg_soft_pass_state_t)
@@ -89,6 +95,31 @@ bool eg_soft_bin_defer_fill(const eg_soft_subres_t *s, uint32_t layer, const uin
 /** An unbinned pass's clears still wait for its first triangle: soft_draw.c then hands the
  *  first two triangles over as a pair, whatever the pipeline, so a covering pair is seen. */
 bool eg_soft_bin_fills_waiting(void);
+
+/* ---- schedule (soft_schedule.c; called by soft_bin.c) ---- */
+
+enum { EG_SOFT_SCHED_AUTO = 0, EG_SOFT_SCHED_BINNED = 1, EG_SOFT_SCHED_UNBINNED = 2 };
+
+/** The schedule in force: the test override, else (hosted boards) the environment variable
+ *  EMGPU_SOFT_SCHEDULE, else the config knob. */
+int32_t eg_soft_sched_mode(void);
+/** A pass with several workers begins: true to bin it. In auto mode the pass of kind key is
+ *  timed from here to eg_soft_sched_close. */
+bool eg_soft_sched_open(uint64_t key);
+/** The timed pass turned out to be of kind key (a partial update: before any clear or draw);
+ *  returns its schedule as eg_soft_sched_open. */
+bool eg_soft_sched_rekey(uint64_t key);
+/** The open pass is not timed (banded: binned whatever the schedule). */
+void eg_soft_sched_cancel(void);
+/** The pass ended (everything drawn): its time counts for its kind and schedule. */
+void eg_soft_sched_close(void);
+
+typedef struct eg_soft_sched_stats {
+    uint32_t passes[2];        /* timed passes run [0] unbinned, [1] binned */
+    uint32_t probes;           /* of those, run to time a schedule: probing and re-probes */
+    uint32_t switches;         /* a re-probe found the other schedule faster */
+    uint32_t restarts;         /* probing started again: the chosen one's time moved (new content) */
+} eg_soft_sched_stats_t;
 
 /* ---- draws (soft_draw.c) ---- */
 
@@ -141,6 +172,15 @@ uint32_t eg_soft_bin_job_width_px(uint32_t tile_px, uint32_t square_px, uint32_t
                                   uint32_t threads);
 /** Overrides the tile size in pixels (a multiple of 4; 0: EMGPU_SOFT_TILE_PX). */
 void eg_soft_bin_set_tile_px(uint32_t tile_px);
+
+/** Fixes the schedule (EG_SOFT_SCHED_*; -1: back to the environment and config). */
+void eg_soft_sched_set_mode(int32_t mode);
+/** Replaces the port's clock for the schedule's timing (NULL: the port's). */
+void eg_soft_sched_set_clock(uint64_t (*fn)(void));
+/** Forgets every kind of pass (and the open one). */
+void eg_soft_sched_forget(void);
+/** Counters since program start. */
+void eg_soft_sched_stats(eg_soft_sched_stats_t *out);
 
 typedef struct eg_soft_bin_stats {
     uint32_t flushes;          /* flushes that rasterized something */

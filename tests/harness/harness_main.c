@@ -6,6 +6,10 @@
 #include "kernel/base/util.h"
 #include "port/port.h"
 
+#if EMGPU_HAL_SOFT
+#include "hal/soft/soft_bin.h"
+#endif
+
 int main(int argc, char **argv);
 
 int main(int argc, char **argv)
@@ -23,6 +27,13 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+#if EMGPU_HAL_SOFT
+    /* With more than one worker the unit tests bin every pass, as they did before the timed
+     * schedule (soft_schedule.c): its choice follows the clock, and a test must know which path
+     * it exercises (eg_soft_set_threads 1 for unbinned). soft_schedule_test.c drives the
+     * schedule with a clock of its own. */
+    eg_soft_sched_set_mode(EG_SOFT_SCHED_BINNED);
+#endif
     const char *verbose = eg_port_getenv("EMGPU_TEST_VERBOSE");
     eg_test_verbose = verbose && *verbose && *verbose != '0';
     eg_test_exclude = eg_port_getenv("EMGPU_TEST_EXCLUDE");
