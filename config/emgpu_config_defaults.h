@@ -324,12 +324,16 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
  *  instructions a quad) remembered per worker thread, keyed on the quad's inputs relative to its
  *  4x4 block: entries per thread (2-way sets: rounded up to even); 0 = off. The same bytes either
  *  way. Static memory: ~0.9 KiB an entry per fused vector width (2 on AVX2 hosts) for each of
- *  EMGPU_SOFT_MAX_THREADS workers (hosts: ~0.9 MiB). Hosted boards: 128 (the UI bench: 47 keys,
- *  its label glyphs at 4 phases, 99.5 % hits); MCUs: 0 (no vector registers: no glyph pair
- *  kernel to use it). */
+ *  EMGPU_SOFT_MAX_THREADS workers (hosts: ~3.6 MiB of .bss; only the pages of the workers and
+ *  the width that run are ever touched: ~0.45 MiB a running worker). Hosted boards: 512. The UI
+ *  bench has 47 keys unbinned (its label glyphs at 4 phases); binned, a quarter of its glyphs
+ *  are cut by a 64 px tile row's border and each cut shape is two keys more: 128 entries missed
+ *  ~830 times a frame there, 512 ~180 (that frame, 1 thread binned: 16.3 M instructions at 128,
+ *  15.3 M at 256, 14.7 M at 512; unbinned the size changes nothing).
+ *  MCUs: 0 (no vector registers: no glyph pair kernel to use it). */
 #ifndef EMGPU_SOFT_SEP_MEMO
 #if EMGPU_PORT_HAS_ENV
-#define EMGPU_SOFT_SEP_MEMO 128
+#define EMGPU_SOFT_SEP_MEMO 512
 #else
 #define EMGPU_SOFT_SEP_MEMO 0
 #endif

@@ -37,6 +37,9 @@ typedef struct bin_tri {
     const struct bin_tri *mate;
     float x[3], y[3], z[3], invw[3];
     uint8_t is_polygon, prov, nvary, front;
+    /* with mate: the pair was a strip's (the mate's v0, v2 were this one's v1, v2), given back
+     * to the rasterizer as such so its quad memo sees the shape it sees unbinned */
+    uint8_t strip;
     float var[];
 } bin_tri_t;
 
@@ -92,11 +95,17 @@ typedef struct bin_fill {
 static bin_fill_t fills[FILL_MAX];
 static uint32_t fill_n;            /* fills of the pass */
 static bool fill_pending;          /* recorded, not yet given to a batch */
-static uint32_t fill_jobs[EMGPU_SOFT_MAX_THREADS];   /* per worker: jobs that filled (stats) */
+typedef struct {
+    EG_SOFT_OWN_LINE uint32_t n;
+} fill_jobs_t;
+static fill_jobs_t fill_jobs[EMGPU_SOFT_MAX_THREADS];   /* per worker: jobs that filled (stats) */
 
 /* Per-worker scratch vertices: a binned triangle's varyings go back into eg_soft_vtx_t form
  * (two triangles' for a pair). */
-static eg_soft_vtx_t worker_vtx[EMGPU_SOFT_MAX_THREADS][8];
+typedef struct {
+    EG_SOFT_OWN_LINE eg_soft_vtx_t v[8];
+} worker_vtx_t;
+static worker_vtx_t worker_vtx[EMGPU_SOFT_MAX_THREADS];
 
 /* ---- arena ---- */
 
@@ -125,7 +134,7 @@ void eg_soft_bin_set_tile_px(uint32_t tile_px) { B.tile_override = tile_px & ~3u
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out)
 {
     *out = B.stats;
-    for (uint32_t i = 0; i < EMGPU_SOFT_MAX_THREADS; i++) out->fill_tiles += fill_jobs[i];
+    for (uint32_t i = 0; i < EMGPU_SOFT_MAX_THREADS; i++) out->fill_tiles += fill_jobs[i].n;
 }
 
 _Static_assert(EMGPU_SOFT_TILE_W_PX == 0 ||
@@ -437,7 +446,7 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
     int64_t x0 = (int64_t)tx * R.tile_w, x1 = x0 + R.tile_w;
     if (R.nfill) {   /* the pass's clears of this tile, just before its triangles (tile9) */
         for (uint32_t f = 0; f < R.nfill; f++) fill_rect(&fills[f], x0, x1, y0, y1);
-        fill_jobs[w->index]++;
+        fill_jobs[w->index].n++;
     }
     if (!tile->head) return;
     w->clip_x0 = x0 > R.dmg_x0 ? x0 : R.dmg_x0;
@@ -445,7 +454,7 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
     w->clip_y0 = y0 > R.lo ? y0 : R.lo;
     w->clip_y1 = y1 < R.hi ? y1 : R.hi;
     if (w->clip_y0 >= w->clip_y1 || w->clip_x0 >= w->clip_x1) return;
-    eg_soft_vtx_t *vtx = worker_vtx[w->index];
+    eg_soft_vtx_t *vtx = worker_vtx[w->index].v;
     const bin_chunk_t *c = tile->head;   /* the cursor: record k of chunk c (chunks hold >= 1) */
     uint32_t k = 0;
     while (c) {
@@ -459,6 +468,12 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
          * bytes of the two drawn one after the other) */
         if (r->mate && c && c->tri[k] == r->mate) {
             rec_tri(r->mate, vtx + 4, &t[1], &su[1], box[1]);
+            if (r->strip) {   /* the shared vertices are one vertex each again (same values) */
+                if (t[1].prov == t[1].v[0]) t[1].prov = &vtx[1];
+                else if (t[1].prov == t[1].v[2]) t[1].prov = &vtx[2];
+                t[1].v[0] = &vtx[1];
+                t[1].v[2] = &vtx[2];
+            }
             if (++k == c->n) { c = c->next; k = 0; }
             const eg_soft_tri_t *const tp[2] = { &t[0], &t[1] };
 #if BIN_SETUP
@@ -643,6 +658,7 @@ static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, 
     uint32_t nvary = ps->rs->nvary;
     r->ps = B.cur;
     r->mate = NULL;
+    r->strip = 0;
     for (uint32_t v = 0; v < 3; v++) {
         r->x[v] = t->x[v]; r->y[v] = t->y[v]; r->z[v] = t->z[v]; r->invw[v] = t->invw[v];
     }
@@ -713,7 +729,10 @@ void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, c
     bin_tri_t *r1 = bin_one(ps, t1);
     /* both in the half being binned (no flush between: pending went up by one), which no worker
      * reads yet: r0's mate may be set */
-    if (r0 && r1 && B.pending == pending + 1u) r0->mate = r1;
+    if (r0 && r1 && B.pending == pending + 1u) {
+        r0->mate = r1;
+        r0->strip = t1->v[0] == t0->v[1] && t1->v[2] == t0->v[2];
+    }
 }
 
 /* raster_now of each pair in order with its set-up once (vtxquad): the wait, the hold and lost

@@ -841,7 +841,7 @@ typedef struct pm_live {
 } pm_live_t;
 
 typedef struct pm_worker {
-    pm_live_t live;
+    EG_SOFT_OWN_LINE pm_live_t live;
     pm_tri_key_t cls[PM_CLS];
     uint32_t cls_gen[PM_CLS], cls_used[PM_CLS], cls_next;
     pm_entry_t e[EMGPU_SOFT_PROOF_MEMO];

@@ -93,7 +93,7 @@ static bool jit_fast_ok(const eg_soft_frag_t *f)
  * (eg_soft_mesh_setup_tri) are formed per triangle. jit_fast depends on the draw alone: jit_fast_ok
  * asks !rs->fs_tex, without which mesh_fast is never set. */
 typedef struct shade_memo {
-    uint64_t serial;
+    EG_SOFT_OWN_LINE uint64_t serial;
     const eg_soft_pass_state_t *ps;
     const struct eg_soft_raster_pipeline *rs;
     bool fast_paths, ds_write, ds_avx2, mesh_ok, jit_fast;
@@ -647,7 +647,7 @@ typedef struct cm_entry {
 } cm_entry_t;
 
 typedef struct cm_worker {
-    cm_cls_key_t cls[CM_CLS];
+    EG_SOFT_OWN_LINE cm_cls_key_t cls[CM_CLS];
     uint32_t cls_gen[CM_CLS], cls_used[CM_CLS], cls_next;
     cm_entry_t e[EMGPU_SOFT_CORNER_MEMO];
 } cm_worker_t;

@@ -66,7 +66,7 @@ void eg_soft_tex_destroy(struct eg_soft_raster_pipeline *r)
  * (7 M of the bench's textured mesh). They depend only on the pipeline and the bound groups,
  * which a draw's serial (eg_soft_pass_state_t) fixes, and on the fast-path switch. */
 typedef struct tex_cache {
-    uint64_t serial;
+    EG_SOFT_OWN_LINE uint64_t serial;
     const eg_soft_pass_state_t *ps;
     const struct eg_soft_raster_pipeline *rs;
     bool fast_paths;

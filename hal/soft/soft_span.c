@@ -537,7 +537,7 @@ int64_t eg_soft_span_rowc_min_fused = ROWC_MIN_PX_FUSED;
  * view and sampler (immutable objects) with their slots' generations, which change when an object
  * is freed, so one at a recycled address is another key; eg_soft_span_epoch (each pass) too. */
 typedef struct tex_memo {
-    const eg_soft_span_pipe_t *sp;
+    EG_SOFT_OWN_LINE const eg_soft_span_pipe_t *sp;
     const eg_texture_view_t *view;
     const eg_sampler_t *smp;
     const eg_soft_pass_state_t *ps;   /* with serial: the draw the last look-up was for */
@@ -1189,15 +1189,18 @@ typedef struct {
 } qm_ent_t;
 
 typedef struct {
-    qm_key_t key;
+    EG_SOFT_OWN_LINE qm_key_t key;
     uint64_t h;
     int64_t ox, oy;
     const eg_soft_tri_t *ta, *tb;
     bool valid;
 } qm_pend_t;
 
-static qm_ent_t qm_memo[EMGPU_SOFT_MAX_THREADS][QM_SETS][QM_WAYS];
-static uint8_t qm_next[EMGPU_SOFT_MAX_THREADS][QM_SETS];   /* the way the set's next store takes (in turn) */
+static EG_SOFT_OWN_LINE qm_ent_t qm_memo[EMGPU_SOFT_MAX_THREADS][QM_SETS][QM_WAYS];
+typedef struct {
+    EG_SOFT_OWN_LINE uint8_t way[QM_SETS];   /* the way the set's next store takes (in turn) */
+} qm_next_t;
+static qm_next_t qm_next[EMGPU_SOFT_MAX_THREADS];
 static qm_pend_t qm_pend[EMGPU_SOFT_MAX_THREADS];
 
 static inline uint32_t qm_wk(const eg_soft_worker_t *w) { return w->index < EMGPU_SOFT_MAX_THREADS ? w->index : 0u; }
@@ -1585,8 +1588,8 @@ static __attribute__((noinline)) void quad_memo_store(const eg_soft_frag_t *fa, 
     p->valid = false;
     if (p->ta != fa->t || p->tb != fb->t) return;
     const uint32_t si = (uint32_t)(((p->h >> 32) * (uint64_t)QM_SETS) >> 32);
-    qm_ent_t *e = &qm_memo[wk][si][qm_next[wk][si] % QM_WAYS];
-    qm_next[wk][si] = (uint8_t)((qm_next[wk][si] + 1u) % QM_WAYS);
+    qm_ent_t *e = &qm_memo[wk][si][qm_next[wk].way[si] % QM_WAYS];
+    qm_next[wk].way[si] = (uint8_t)((qm_next[wk].way[si] + 1u) % QM_WAYS);
     qm_copy(&e->key, &p->key, sizeof e->key);
     e->h = p->h;
     e->sep_ref = NULL;   /* (the first hit's kernel finds it) */

@@ -93,6 +93,28 @@ static bool qm_same(const run_t *r, uint32_t threads, uint32_t tile_px)
     return ok && memcmp(on, slow, sz) == 0 && memcmp(off, slow, sz) == 0;
 }
 
+/* Binned strip pairs reach the memo as strips, as they do unbinned: soft_bin.c gives the mate's
+ * shared vertices back as one vertex each (2 threads, 8 px squares). Planted bug "strip flag never
+ * set": the pairs are keyed as two triangles and eg_soft_quad_memo_quads stays 0. */
+EG_TEST(soft_quad_memo, binned_strips_keyed_as_strips)
+{
+    SOFT_DEVICE_OR_SKIP(d);
+    if (!(EMGPU_SOFT_QUAD_MEMO > 0 && eg_soft_span_pair_widths() != 0u) || EMGPU_SOFT_MAX_THREADS < 2) {
+        eg_test_device_release();
+        EG_NOT_APPLICABLE("no quad memo or one worker on this board");
+    }
+    static svtx_t quads[SPAN_MAX_VERTS];
+    span_strip_quads = true;
+    run_t r = { d, "span_glyph.frag", span_fmts[0], &span_premul, 1u, WGPUFilterMode_Nearest,
+                false, WGPUTextureFormat_R8Unorm, quads, qm_quads(quads, 0, true), 8u };
+    eg_soft_quad_memo_quads = 0;
+    EG_EXPECT(qm_same(&r, 2u, 8u));
+    EG_EXPECT(eg_soft_quad_memo_quads != 0u);
+    span_strip_quads = false;
+    EG_EXPECT_NO_ERROR();
+    eg_test_device_release();
+}
+
 /* The quad memo: qm_quads as strips (the second half with a texture of another size: the
  * entries' separable-table references must not pass to it) and lists, all 16 phases, alpha 255
  * and 128, every target format (RGBA8, BGRA8, RGB565), both blends, 4 lanes and the widest
