@@ -424,6 +424,14 @@ _Static_assert(EMGPU_SHADER_ARENA_BYTES >= 256 && EMGPU_SHADER_ARENA_BYTES % 4 =
 #ifndef EMGPU_SOFT_SCHEDULE
 #define EMGPU_SOFT_SCHEDULE 0
 #endif
+/** Microseconds a soft worker thread about to block watches for its next batch (and the
+ *  submitting thread for the end of the one it joins) before it sleeps on the condition variable
+ *  (hal/soft/soft_worker.c, SPIN): a wake through the kernel took ~30 us on a 2-core VM, and a
+ *  binned frame has one per batch. 0: never spin (battery-powered boards that prefer the
+ *  latency to the busy core). Only boards with threads use it. */
+#ifndef EMGPU_SOFT_WORKER_SPIN_US
+#define EMGPU_SOFT_WORKER_SPIN_US 50
+#endif
 /** Workers with static state (~9 KiB each: shader I/O, scratch vertices): the most
  *  EMGPU_SOFT_THREADS or a run-time override can use. 1 on boards without threads. */
 #ifndef EMGPU_SOFT_MAX_THREADS
