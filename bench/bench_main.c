@@ -300,6 +300,24 @@ static void run_config(unsigned ci, unsigned reps, const char *outdir)
         rv[k] = r->ok[B_VULKAN] ? t[B_SOFT][k] / t[B_VULKAN][k] : 0;
         rm[k] = mc[k] > 0 ? t[B_SOFT][k] / mc[k] : 0;
     }
+    /* BENCH_AB=name (soft): each rep draws a frame with the switch on, then one with it off; the
+     * ratio of each pair is taken, so a change in the machine's speed between reps cancels out */
+    const char *ab = getenv("BENCH_AB");
+    if (ab && r->ok[B_SOFT] && bench_soft_ab(ab, 1)) {
+        static double on[BENCH_MAX_REPS], off[BENCH_MAX_REPS], q[BENCH_MAX_REPS];
+        for (int w = 0; w < 7; w++) { bench_soft_ab(ab, w & 1 ? 0 : 1); frame_ms(&gpus[B_SOFT], &sc[B_SOFT], 0); }
+        for (unsigned k = 0; k < reps; k++) {
+            bench_soft_ab(ab, 1);
+            on[k] = frame_ms(&gpus[B_SOFT], &sc[B_SOFT], 0);
+            bench_soft_ab(ab, 0);
+            off[k] = frame_ms(&gpus[B_SOFT], &sc[B_SOFT], 0);
+            q[k] = on[k] / off[k];
+        }
+        bench_soft_ab_reset();
+        bench_stat_t a = bench_stat(on, reps), o = bench_stat(off, reps), x = bench_stat(q, reps);
+        printf("A/B %s %-20s %-8s on %7.3f ms  off %7.3f ms  on/off %.3f [%.3f-%.3f]\n", ab,
+               bench_scene_name(c->id, c->variant), c->fmt_name, a.med, o.med, x.med, x.min, x.max);
+    }
     for (int b = 0; b < B_COUNT; b++)
         if (r->ok[b]) {
             r->ms[b] = bench_stat(t[b], reps);

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static float fract1(float x)
 {
@@ -52,6 +53,22 @@ int bench_soft_threads(void)
 void bench_set_soft_threads(uint32_t n)
 {
     eg_soft_set_threads(n);
+}
+
+int bench_soft_ab(const char *name, int on)
+{
+    if (strcmp(name, "order") == 0) eg_soft_bin_order_on = on != 0;
+    else if (strcmp(name, "spin") == 0) eg_soft_workers_spin_on = on != 0;
+    else if (strcmp(name, "quads") == 0) eg_soft_bin_quads_on = on != 0;
+    else if (strcmp(name, "binned") == 0) eg_soft_sched_set_mode(on ? EG_SOFT_SCHED_BINNED : EG_SOFT_SCHED_UNBINNED);
+    else return 0;
+    return 1;
+}
+
+void bench_soft_ab_reset(void)
+{
+    eg_soft_bin_order_on = eg_soft_workers_spin_on = eg_soft_bin_quads_on = true;
+    eg_soft_sched_set_mode(-1);
 }
 
 /* One 4x4 block: every lane computed (inactive lanes' outputs are ignored by the rasterizer),

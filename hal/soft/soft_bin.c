@@ -20,7 +20,8 @@ _Static_assert(EMGPU_SOFT_BIN_ARENA_BYTES >= 1024, "EMGPU_SOFT_BIN_ARENA_BYTES: 
 #define ALIGN_B 8u
 
 /* One binned triangle: what eg_soft_tri_t holds, with the varyings copied out of the vertex
- * batch (which is reused by the next batch). var[] holds nv sets of nvary floats: v0, v1, v2
+ * batch (which is reused by the next batch). var[] holds nv sets of nvary floats (each at a
+ * stride of VSTRIDE(nvary)): v0, v1, v2
  * and, when the provoking vertex is none of them (clipped triangles), a fourth. */
 typedef struct bin_tri {
     const eg_soft_pass_state_t *ps;
@@ -40,6 +41,9 @@ typedef struct bin_tri {
     /* with mate: the pair was a strip's (the mate's v0, v2 were this one's v1, v2), given back
      * to the rasterizer as such so its quad memo sees the shape it sees unbinned */
     uint8_t strip;
+    /* QUAD RECORDS: the record is a whole strip pair (v0 v1 v2) (v1 v3 v2); prov1: the second
+     * triangle's provoking vertex (0-3). var[] then starts with v3's x, y, z, 1/w. */
+    uint8_t quad, prov1;
     float var[];
 } bin_tri_t;
 
@@ -297,9 +301,19 @@ void eg_soft_bin_set_damage(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
 
 /* The flush in progress (written before its batch starts, read-only while workers run: the
  * submitting thread may be binning into the other half meanwhile, so nothing here is B's). */
+/* ORDER. A batch's jobs are handed out busiest tile first (most triangles binned; ties in tile
+ * order), so the last jobs, those the joining thread waits on while nothing else is left to
+ * take, are the shortest: with the tiles in target order a 2-thread mesh frame waited ~0.4 ms
+ * at its 4 joins for the other worker's last tile row (performance.md "Session 18"). Which
+ * worker draws a tile, and when, never changes its bytes. Batches of more than ORDER_MAX jobs
+ * keep the target order. */
+#define ORDER_MAX 256u
+
 static struct {
     const bin_tile_t *tiles;
     uint32_t tiles_x, tile_px, tile_w, first;   /* first: tile index of job 0 (the band's first tile row) */
+    uint32_t ordered;                   /* jobs taken through order[] (0: job i is tile first + i) */
+    uint16_t order[ORDER_MAX];          /* job -> tile index relative to first */
     int64_t lo, hi, dmg_x0, dmg_x1;     /* rows and columns of the flush */
     uint32_t nfill;                     /* deferred clears this batch performs (the pass's first) */
 } R;
@@ -408,10 +422,16 @@ static void wait_fills_before(const eg_soft_pass_state_t *ps, const eg_soft_tri_
 }
 
 /* A record's varyings (a few floats: a library memcpy call each was 3 % of the binned textured
- * mesh; tex8): the same bits, copied as words. */
+ * mesh; tex8), 16 bytes at a time: VSTRIDE(n) floats, n rounded up to 4. A record keeps each
+ * vertex at that stride and eg_soft_vtx_t.var holds EG_SOFT_MAX_VARY (a multiple of 4), so both
+ * ends stay in bounds; the floats past n are never read as varyings. The word loop was 6 % of
+ * the binned UI frame's instructions (session 18). */
+#define VSTRIDE(n) (((n) + 3u) & ~3u)
+_Static_assert(EG_SOFT_MAX_VARY % 4u == 0, "EG_SOFT_MAX_VARY: whole 16-byte groups");
+
 static inline void copy_vary(float *dst, const float *src, uint32_t n)
 {
-    for (uint32_t j = 0; j < n; j++) dst[j] = src[j];
+    for (uint32_t j = 0; j < n; j += 4u) __builtin_memcpy(dst + j, src + j, 4u * sizeof(float));
 }
 
 /* Record r back in eg_soft_tri_t form (vertices in vtx[0..3]), with its set-up and box. */
@@ -420,7 +440,7 @@ static EG_ALWAYS_INLINE void rec_tri(const bin_tri_t *r, eg_soft_vtx_t *vtx, eg_
 {
     uint32_t nv = r->prov == 3u ? 4u : 3u;
     for (uint32_t v = 0; v < nv; v++)
-        copy_vary(vtx[v].var, r->var + (size_t)v * r->nvary, r->nvary);
+        copy_vary(vtx[v].var, r->var + (size_t)v * VSTRIDE(r->nvary), r->nvary);
     for (uint32_t v = 0; v < 3; v++) {
         t->x[v] = r->x[v]; t->y[v] = r->y[v]; t->z[v] = r->z[v]; t->invw[v] = r->invw[v];
         t->v[v] = &vtx[v];
@@ -436,6 +456,26 @@ static EG_ALWAYS_INLINE void rec_tri(const bin_tri_t *r, eg_soft_vtx_t *vtx, eg_
     (void)su;
     (void)box;
 #endif
+}
+
+/* Quad record r back as its two triangles (vertices in vtx[0..3]). */
+static EG_ALWAYS_INLINE void rec_quad(const bin_tri_t *r, eg_soft_vtx_t *vtx, eg_soft_tri_t t[2])
+{
+    const uint32_t st = VSTRIDE(r->nvary);
+    const float *v3 = r->var, *var = r->var + 4;
+    for (uint32_t v = 0; v < 4u; v++) copy_vary(vtx[v].var, var + (size_t)v * st, r->nvary);
+    static const uint8_t second[3] = { 1, 3, 2 };
+    for (uint32_t v = 0; v < 3; v++) {
+        t[0].x[v] = r->x[v]; t[0].y[v] = r->y[v]; t[0].z[v] = r->z[v]; t[0].invw[v] = r->invw[v];
+        t[0].v[v] = &vtx[v];
+        t[1].v[v] = &vtx[second[v]];
+    }
+    t[1].x[0] = r->x[1]; t[1].y[0] = r->y[1]; t[1].z[0] = r->z[1]; t[1].invw[0] = r->invw[1];
+    t[1].x[1] = v3[0]; t[1].y[1] = v3[1]; t[1].z[1] = v3[2]; t[1].invw[1] = v3[3];
+    t[1].x[2] = r->x[2]; t[1].y[2] = r->y[2]; t[1].z[2] = r->z[2]; t[1].invw[2] = r->invw[2];
+    t[0].prov = &vtx[r->prov];
+    t[1].prov = &vtx[r->prov1];
+    t[0].is_polygon = t[1].is_polygon = r->is_polygon != 0;
 }
 
 static void raster_tile(eg_soft_worker_t *w, uint32_t i)
@@ -461,6 +501,11 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
         const bin_tri_t *r = c->tri[k];
         if (++k == c->n) { c = c->next; k = 0; }
         eg_soft_tri_t t[2];
+        if (r->quad) {
+            rec_quad(r, vtx, t);
+            eg_soft_raster_pair(w, r->ps, &t[0], &t[1]);
+            continue;
+        }
         eg_soft_setup_t su[2];
         int64_t box[2][4];
         rec_tri(r, vtx, &t[0], &su[0], box[0]);
@@ -492,7 +537,33 @@ static void raster_tile(eg_soft_worker_t *w, uint32_t i)
 }
 
 /* The job of the workers: tile index relative to the band's first tile row. */
-static void band_job(eg_soft_worker_t *w, uint32_t i) { raster_tile(w, R.first + i); }
+static void band_job(eg_soft_worker_t *w, uint32_t i)
+{
+    raster_tile(w, R.first + (i < R.ordered ? R.order[i] : i));
+}
+
+/* R.order for jobs [0, n): tiles by descending count of binned triangles (the chunks' counts:
+ * the tile table stays 16 bytes a tile), ties in tile order (insertion sort: n is a few tile
+ * rows or runs per worker). */
+bool eg_soft_bin_order_on = true, eg_soft_bin_quads_on = true;
+
+static void order_jobs(uint32_t n)
+{
+    static uint32_t refs[ORDER_MAX];   /* (the submitting thread's) */
+    R.ordered = 0;
+    if (!eg_soft_bin_order_on || n > ORDER_MAX || n < 2u) return;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = 0, j = i;
+        for (const bin_chunk_t *c = R.tiles[R.first + i].head; c; c = c->next) k += c->n;
+        for (; j > 0 && refs[j - 1u] < k; j--) {
+            R.order[j] = R.order[j - 1u];
+            refs[j] = refs[j - 1u];
+        }
+        R.order[j] = (uint16_t)i;
+        refs[j] = k;
+    }
+    R.ordered = n;
+}
 
 /* Rasterizes the current half's tiles over rows [y0, y1); async: started on the other workers
  * (returns false when that is not possible, having done nothing but join the batch in flight). */
@@ -513,6 +584,7 @@ static bool raster_rows_go(uint32_t y0, uint32_t y1, bool async)
     R.dmg_x1 = B.dmg_x1;
     /* deferred clears: set only where defer_fill accepted (the whole target's rows) */
     R.nfill = fill_pending ? fill_n : 0u;
+    order_jobs((ty1 - ty0) * B.tiles_x);
     uint32_t tiles = 0;
     for (uint32_t i = R.first; i < ty1 * B.tiles_x; i++)   /* counted here: workers race */
         if (B.tiles[i].head) tiles++;
@@ -658,7 +730,7 @@ static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, 
     uint32_t nvary = ps->rs->nvary;
     r->ps = B.cur;
     r->mate = NULL;
-    r->strip = 0;
+    r->strip = r->quad = 0;
     for (uint32_t v = 0; v < 3; v++) {
         r->x[v] = t->x[v]; r->y[v] = t->y[v]; r->z[v] = t->z[v]; r->invw[v] = t->invw[v];
     }
@@ -678,7 +750,7 @@ static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, 
         if (t->prov == t->v[v]) { r->prov = (uint8_t)v; break; }
     const eg_soft_vtx_t *src[4] = { t->v[0], t->v[1], t->v[2], t->prov };
     for (uint32_t v = 0; v < nv; v++)
-        copy_vary(r->var + (size_t)v * nvary, src[v]->var, nvary);
+        copy_vary(r->var + (size_t)v * VSTRIDE(nvary), src[v]->var, nvary);
     for (uint32_t ty = tb[2]; ty <= tb[3]; ty++)
         for (uint32_t tx = tb[0]; tx <= tb[1]; tx++) append(ty * B.tiles_x + tx, r);
     B.pending++;
@@ -704,7 +776,7 @@ static bin_tri_t *bin_one(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
     uint32_t ntiles = (tb[1] - tb[0] + 1u) * (tb[3] - tb[2] + 1u);
     bool own_prov = t->prov != t->v[0] && t->prov != t->v[1] && t->prov != t->v[2];
     uint32_t nv = own_prov ? 4u : 3u;
-    size_t rec_B = sizeof(bin_tri_t) + (size_t)nv * ps->rs->nvary * sizeof(float);
+    size_t rec_B = sizeof(bin_tri_t) + (size_t)nv * VSTRIDE(ps->rs->nvary) * sizeof(float);
     if (need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
         flush(true);
         if (B.hold || need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
@@ -721,9 +793,102 @@ void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
     (void)bin_one(ps, t);
 }
 
+/* ---- quad records ----
+ * A strip pair (a UI quad: soft_draw.c pairs only for span or rect pipelines) is binned as one
+ * record: its 4 vertices once (two records held 6 and two edge set-ups), one reference per tile,
+ * no set-up at binning (the pair's path sets it up per tile it is drawn in, or finds it in the
+ * quad memo, as unbinned), and the tile draws it with eg_soft_raster_pair, the unbinned call, in
+ * the worker's rectangle. Its tiles: those of the 4 snapped vertices' box within the scissor, as
+ * tri_setup_ bounds each half (so never fewer); a culled or empty half draws nothing there. */
+
+/* t0, t1 are a strip's (v0 v1 v2) (v1 v3 v2) with the shared vertices' window values equal and
+ * each provoking vertex one of its own; coordinates within twice the guard band (also false for
+ * NaN) */
+static bool quad_shape(const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
+{
+    if (t1->v[0] != t0->v[1] || t1->v[2] != t0->v[2] || t0->is_polygon != t1->is_polygon) return false;
+    uint32_t a[8], b[8];
+    const float sa[8] = { t0->x[1], t0->y[1], t0->z[1], t0->invw[1], t0->x[2], t0->y[2], t0->z[2], t0->invw[2] };
+    const float sb[8] = { t1->x[0], t1->y[0], t1->z[0], t1->invw[0], t1->x[2], t1->y[2], t1->z[2], t1->invw[2] };
+    __builtin_memcpy(a, sa, sizeof a);
+    __builtin_memcpy(b, sb, sizeof b);
+    for (uint32_t i = 0; i < 8u; i++)
+        if (a[i] != b[i]) return false;
+    bool p0 = t0->prov == t0->v[0] || t0->prov == t0->v[1] || t0->prov == t0->v[2];
+    bool p1 = t1->prov == t1->v[0] || t1->prov == t1->v[1] || t1->prov == t1->v[2];
+    const float lim = 2.0f * EG_SOFT_GUARD_PX;
+    for (uint32_t v = 0; v < 3u; v++)
+        if (!(t0->x[v] >= -lim && t0->x[v] <= lim && t0->y[v] >= -lim && t0->y[v] <= lim)) return false;
+    return p0 && p1 && t1->x[1] >= -lim && t1->x[1] <= lim && t1->y[1] >= -lim && t1->y[1] <= lim;
+}
+
+static void bin_quad(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
+{
+    if (B.lost) return;
+    const float fx[4] = { t0->x[0], t0->x[1], t0->x[2], t1->x[1] }, fy[4] = { t0->y[0], t0->y[1], t0->y[2], t1->y[1] };
+    int32_t minX = INT32_MAX, maxX = INT32_MIN, minY = INT32_MAX, maxY = INT32_MIN;
+    for (uint32_t v = 0; v < 4u; v++) {
+        int32_t X = eg_soft_snap(fx[v]), Y = eg_soft_snap(fy[v]);
+        minX = X < minX ? X : minX;
+        maxX = X > maxX ? X : maxX;
+        minY = Y < minY ? Y : minY;
+        maxY = Y > maxY ? Y : maxY;
+    }
+    int64_t box[4] = { minX >> EG_SOFT_SUBPIX_BITS, (maxX >> EG_SOFT_SUBPIX_BITS) + 1, minY >> EG_SOFT_SUBPIX_BITS,
+                       (maxY >> EG_SOFT_SUBPIX_BITS) + 1 };
+    const int64_t lo[4] = { ps->sc_x0, B.dmg_x0, ps->sc_y0, B.band_y0 }, hi[4] = { ps->sc_x1, B.dmg_x1, ps->sc_y1, B.band_y1 };
+    box[0] = box[0] > lo[0] ? box[0] : lo[0];
+    box[0] = box[0] > lo[1] ? box[0] : lo[1];
+    box[1] = box[1] < hi[0] ? box[1] : hi[0];
+    box[1] = box[1] < hi[1] ? box[1] : hi[1];
+    box[2] = box[2] > lo[2] ? box[2] : lo[2];
+    box[2] = box[2] > lo[3] ? box[2] : lo[3];
+    box[3] = box[3] < hi[2] ? box[3] : hi[2];
+    box[3] = box[3] < hi[3] ? box[3] : hi[3];
+    if (box[2] >= box[3] || box[0] >= box[1]) return;
+    uint32_t tb[4] = { (uint32_t)box[0] / B.tile_w, (uint32_t)(box[1] - 1) / B.tile_w,
+                       (uint32_t)box[2] / B.tile_px, (uint32_t)(box[3] - 1) / B.tile_px };
+    uint32_t ntiles = (tb[1] - tb[0] + 1u) * (tb[3] - tb[2] + 1u);
+    const uint32_t nvary = ps->rs->nvary, st = VSTRIDE(nvary);
+    size_t rec_B = sizeof(bin_tri_t) + (4u + 4u * (size_t)st) * sizeof(float);
+    if (need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
+        flush(true);
+        if (B.hold || need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
+            raster_now(ps, t0, t1);   /* bigger than the whole arena: drawn alone, nothing is pending */
+            return;
+        }
+    }
+    if (!B.cur) {
+        eg_soft_pass_state_t *snap = arena_alloc(sizeof *snap);
+        *snap = *ps;
+        B.cur = snap;
+    }
+    bin_tri_t *r = arena_alloc(rec_B);
+    r->ps = B.cur;
+    r->mate = NULL;
+    r->strip = 0;
+    r->quad = 1;
+    for (uint32_t v = 0; v < 3; v++) {
+        r->x[v] = t0->x[v]; r->y[v] = t0->y[v]; r->z[v] = t0->z[v]; r->invw[v] = t0->invw[v];
+    }
+    r->var[0] = t1->x[1]; r->var[1] = t1->y[1]; r->var[2] = t1->z[1]; r->var[3] = t1->invw[1];
+    r->is_polygon = t0->is_polygon;
+    r->nvary = (uint8_t)nvary;
+    const eg_soft_vtx_t *const src[4] = { t0->v[0], t0->v[1], t0->v[2], t1->v[1] };
+    r->prov = t0->prov == src[0] ? 0u : t0->prov == src[1] ? 1u : 2u;
+    r->prov1 = t1->prov == src[1] ? 1u : t1->prov == src[3] ? 3u : 2u;
+    for (uint32_t v = 0; v < 4u; v++) copy_vary(r->var + 4 + (size_t)v * st, src[v]->var, nvary);
+    for (uint32_t ty = tb[2]; ty <= tb[3]; ty++)
+        for (uint32_t tx = tb[0]; tx <= tb[1]; tx++) append(ty * B.tiles_x + tx, r);
+    B.pending++;
+    B.stats.binned += 2u;
+    B.stats.quads++;
+}
+
 void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
 {
     if (B.immediate) { raster_now(ps, t0, t1); return; }
+    if (eg_soft_bin_quads_on && quad_shape(t0, t1)) { bin_quad(ps, t0, t1); return; }
     bin_tri_t *r0 = bin_one(ps, t0);
     uint32_t pending = B.pending;
     bin_tri_t *r1 = bin_one(ps, t1);

@@ -111,10 +111,16 @@ static struct {
  * are written under the lock after the fields they mirror, and the waiter re-checks the fields
  * themselves under the lock, so the spin only decides when to look, never what is seen. */
 static atomic_uint spin_gen, spin_done;
+#endif
+
+bool eg_soft_workers_spin_on = true;
+
+#if EMGPU_SOFT_MAX_THREADS > 1
 
 static void spin_until_changed(const atomic_uint *v, unsigned seen)
 {
 #if EMGPU_SOFT_WORKER_SPIN_US > 0
+    if (!eg_soft_workers_spin_on) return;
     uint64_t t0 = eg_port_clock_ns();
     while (atomic_load_explicit(v, memory_order_acquire) == seen &&
            eg_port_clock_ns() - t0 < (uint64_t)EMGPU_SOFT_WORKER_SPIN_US * 1000u) {

@@ -93,9 +93,11 @@ static bool qm_same(const run_t *r, uint32_t threads, uint32_t tile_px)
     return ok && memcmp(on, slow, sz) == 0 && memcmp(off, slow, sz) == 0;
 }
 
-/* Binned strip pairs reach the memo as strips, as they do unbinned: soft_bin.c gives the mate's
- * shared vertices back as one vertex each (2 threads, 8 px squares). Planted bug "strip flag never
- * set": the pairs are keyed as two triangles and eg_soft_quad_memo_quads stays 0. */
+/* Binned strip pairs reach the memo as strips, as they do unbinned (2 threads, 8 px squares):
+ * binned as one record (soft_bin.c QUAD RECORDS: the stats count them), or, with those off, as
+ * two records whose shared vertices soft_bin.c gives back as one vertex each. Planted bugs:
+ * "strip flag never set" (quads off: keyed as two triangles, eg_soft_quad_memo_quads stays 0);
+ * "quad record's second triangle takes v2 for v3" (bytes differ from the general path). */
 EG_TEST(soft_quad_memo, binned_strips_keyed_as_strips)
 {
     SOFT_DEVICE_OR_SKIP(d);
@@ -107,9 +109,17 @@ EG_TEST(soft_quad_memo, binned_strips_keyed_as_strips)
     span_strip_quads = true;
     run_t r = { d, "span_glyph.frag", span_fmts[0], &span_premul, 1u, WGPUFilterMode_Nearest,
                 false, WGPUTextureFormat_R8Unorm, quads, qm_quads(quads, 0, true), 8u };
-    eg_soft_quad_memo_quads = 0;
-    EG_EXPECT(qm_same(&r, 2u, 8u));
-    EG_EXPECT(eg_soft_quad_memo_quads != 0u);
+    for (uint32_t q = 0; q < 2u; q++) {
+        eg_soft_bin_quads_on = q == 0u;
+        eg_soft_bin_stats_t a, b;
+        eg_soft_bin_stats(&a);
+        eg_soft_quad_memo_quads = 0;
+        EG_EXPECT(qm_same(&r, 2u, 8u));
+        eg_soft_bin_stats(&b);
+        EG_EXPECT(eg_soft_quad_memo_quads != 0u);
+        EG_EXPECT((b.quads != a.quads) == (q == 0u));
+    }
+    eg_soft_bin_quads_on = true;
     span_strip_quads = false;
     EG_EXPECT_NO_ERROR();
     eg_test_device_release();
