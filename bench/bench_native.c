@@ -60,6 +60,7 @@ int bench_soft_ab(const char *name, int on)
     if (strcmp(name, "order") == 0) eg_soft_bin_order_on = on != 0;
     else if (strcmp(name, "spin") == 0) eg_soft_workers_spin_on = on != 0;
     else if (strcmp(name, "quads") == 0) eg_soft_bin_quads_on = on != 0;
+    else if (strcmp(name, "early") == 0) eg_soft_bin_early_on = on != 0;
     else if (strcmp(name, "binned") == 0) eg_soft_sched_set_mode(on ? EG_SOFT_SCHED_BINNED : EG_SOFT_SCHED_UNBINNED);
     else return 0;
     return 1;
@@ -67,7 +68,7 @@ int bench_soft_ab(const char *name, int on)
 
 void bench_soft_ab_reset(void)
 {
-    eg_soft_bin_order_on = eg_soft_workers_spin_on = eg_soft_bin_quads_on = true;
+    eg_soft_bin_order_on = eg_soft_workers_spin_on = eg_soft_bin_quads_on = eg_soft_bin_early_on = true;
     eg_soft_sched_set_mode(-1);
 }
 

@@ -18,6 +18,7 @@ _Static_assert(EMGPU_SOFT_BIN_ARENA_BYTES >= 1024, "EMGPU_SOFT_BIN_ARENA_BYTES: 
 /* References per chunk of a tile's bin: small, so a tile touched by one triangle wastes little. */
 #define CHUNK_N 6u
 #define ALIGN_B 8u
+#define EARLY_PART 8u   /* EARLY START (start_early): the first half is handed over 1/8 full */
 
 /* One binned triangle: what eg_soft_tri_t holds, with the varyings copied out of the vertex
  * batch (which is reused by the next batch). var[] holds nv sets of nvary floats (each at a
@@ -80,6 +81,7 @@ static struct {
     uint32_t dmg_x0, dmg_x1;             /* columns every triangle is clipped to (damage) */
     bool hold, lost, overflowed;
     bool timed;                          /* the schedule chose unbinned and times the pass */
+    size_t early_B;                      /* EARLY START: used_B that hands the first half over (0: done, off) */
     size_t limit_B;
     uint32_t tile_override;
     eg_soft_bin_stats_t stats;
@@ -222,6 +224,7 @@ void eg_soft_bin_pass_begin(const eg_soft_fb_t *fb)
     B.dmg_x0 = 0;
     B.dmg_x1 = fb->width_px;
     B.hold = B.lost = B.overflowed = false;
+    B.early_B = B.halves == 2u && eg_soft_bin_early_on ? B.table_B + (B.cap_B - B.table_B) / EARLY_PART : 0u;
     B.immediate = false;
     /* One worker and no band: binning would only add work (measured ~5-8 % on the demo), so the
      * pass is rasterized triangle by triangle, the same bytes. More workers: the schedule
@@ -545,7 +548,7 @@ static void band_job(eg_soft_worker_t *w, uint32_t i)
 /* R.order for jobs [0, n): tiles by descending count of binned triangles (the chunks' counts:
  * the tile table stays 16 bytes a tile), ties in tile order (insertion sort: n is a few tile
  * rows or runs per worker). */
-bool eg_soft_bin_order_on = true, eg_soft_bin_quads_on = true;
+bool eg_soft_bin_order_on = true, eg_soft_bin_quads_on = true, eg_soft_bin_early_on = true;
 
 static void order_jobs(uint32_t n)
 {
@@ -632,6 +635,22 @@ static void flush(bool overflow)
 }
 
 void eg_soft_bin_flush(void) { flush(false); }
+
+/* EARLY START. With two halves the other workers get nothing until the first half is full
+ * (~0.2 ms of a 2-thread textured-mesh frame on the 2-core VM, where they only wait). So the
+ * first half is handed over when 1/EARLY_PART of it is used, and binning goes on in the other
+ * half as after an overflow. Not for banded first attempts (hold: nothing may be drawn yet). */
+static void start_early(void)
+{
+    B.early_B = 0;
+    if (B.hold || B.halves != 2u || B.pending == 0) return;
+    if (!raster_rows_go(B.band_y0, B.band_y1, true)) return;
+    B.cur_half ^= 1u;
+    B.tiles = B.half[B.cur_half].tiles;
+    B.stats.flushes++;
+    B.stats.early++;
+    arena_reset();
+}
 
 void eg_soft_bin_pass_end(void)
 {
@@ -784,7 +803,9 @@ static bin_tri_t *bin_one(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t
             return NULL;
         }
     }
-    return store(ps, t, nv, rec_B, tb, &su, sbox);
+    bin_tri_t *r = store(ps, t, nv, rec_B, tb, &su, sbox);
+    if (B.early_B && B.used_B >= B.early_B) start_early();
+    return r;
 }
 
 void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
@@ -883,6 +904,7 @@ static void bin_quad(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, co
     B.pending++;
     B.stats.binned += 2u;
     B.stats.quads++;
+    if (B.early_B && B.used_B >= B.early_B) start_early();
 }
 
 void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)

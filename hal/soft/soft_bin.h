@@ -174,8 +174,9 @@ uint32_t eg_soft_bin_job_width_px(uint32_t tile_px, uint32_t square_px, uint32_t
 void eg_soft_bin_set_tile_px(uint32_t tile_px);
 /** A/B switches (tests, bench; the same bytes either way), default on: batches' jobs busiest tile
  *  first (soft_bin.c ORDER); threads spin before they block (soft_worker.c SPIN); strip pairs
- *  binned as one record (soft_bin.c QUAD RECORDS). */
-extern bool eg_soft_bin_order_on, eg_soft_workers_spin_on, eg_soft_bin_quads_on;
+ *  binned as one record (soft_bin.c QUAD RECORDS); the first half handed over early (soft_bin.c
+ *  EARLY START). */
+extern bool eg_soft_bin_order_on, eg_soft_workers_spin_on, eg_soft_bin_quads_on, eg_soft_bin_early_on;
 
 /** Fixes the schedule (EG_SOFT_SCHED_*; -1: back to the environment and config). */
 void eg_soft_sched_set_mode(int32_t mode);
@@ -199,6 +200,7 @@ typedef struct eg_soft_bin_stats {
     uint32_t fills_waited;     /* unbinned passes: clears held until the first triangle */
     uint32_t fills_dead;       /* of those, clears never filled: the first draw covered them */
     uint32_t quads;            /* strip pairs binned as one record (soft_bin.c QUAD RECORDS) */
+    uint32_t early;            /* first halves handed over before they were full (EARLY START) */
 } eg_soft_bin_stats_t;
 /** Counters since program start (tests prove a path ran). */
 void eg_soft_bin_stats(eg_soft_bin_stats_t *out);
