@@ -55,9 +55,14 @@ void bench_set_soft_threads(uint32_t n)
     eg_soft_set_threads(n);
 }
 
+static uint32_t ab_threads;   /* the thread count before a "threads" A/B (0: none ran) */
+
 int bench_soft_ab(const char *name, int on)
 {
-    if (strcmp(name, "order") == 0) eg_soft_bin_order_on = on != 0;
+    if (strcmp(name, "threads") == 0) {
+        if (!ab_threads) ab_threads = eg_soft_threads();
+        eg_soft_set_threads(on ? 2u : 1u);
+    } else if (strcmp(name, "order") == 0) eg_soft_bin_order_on = on != 0;
     else if (strcmp(name, "spin") == 0) eg_soft_workers_spin_on = on != 0;
     else if (strcmp(name, "quads") == 0) eg_soft_bin_quads_on = on != 0;
     else if (strcmp(name, "early") == 0) eg_soft_bin_early_on = on != 0;
@@ -70,6 +75,8 @@ void bench_soft_ab_reset(void)
 {
     eg_soft_bin_order_on = eg_soft_workers_spin_on = eg_soft_bin_quads_on = eg_soft_bin_early_on = true;
     eg_soft_sched_set_mode(-1);
+    if (ab_threads) eg_soft_set_threads(ab_threads);
+    ab_threads = 0;
 }
 
 /* One 4x4 block: every lane computed (inactive lanes' outputs are ignored by the rasterizer),

@@ -12,8 +12,10 @@ void bench_alu_native(float fx, float fy, float out[4]);
 int bench_soft_threads(void);
 /** Sets hal/soft's worker count for the next submissions (0: back to the configured value). */
 void bench_set_soft_threads(uint32_t n);
-/* BENCH_AB=name: a soft switch set on (1) or off (0): order (jobs busiest tile first), spin
- * (threads spin before they block), binned (the schedule fixed binned / unbinned); 0: unknown. */
+/* BENCH_AB=name: a soft switch set on (1) or off (0): threads (2 workers / 1), order (jobs
+ * busiest tile first), spin (threads spin before they block), quads (strip pairs as one record),
+ * early (the first half handed over early), binned (the schedule fixed binned / unbinned);
+ * 0: unknown. */
 int bench_soft_ab(const char *name, int on);
 void bench_soft_ab_reset(void);
 /** Runs pipeline p's fragment stage as bench_alu_native (on) or through the shader VM (off). */

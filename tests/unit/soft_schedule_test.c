@@ -1,5 +1,6 @@
 /* hal/soft pass schedule (soft_schedule.c): with more than one worker each kind of pass is timed
- * binned and unbinned, the faster kept, the other re-tried every 64 passes.
+ * binned and unbinned, the faster kept, the other re-tried after 64 passes, then after twice as
+ * many each time the choice holds (up to 1024), after 64 again once it switched.
  *
  * The clock is the test's, so every choice below is computed by hand from the durations given:
  * probing is 3 binned passes then 3 unbinned, the first of each run not counted, each keeping
@@ -93,6 +94,24 @@ EG_TEST(soft_schedule, reprobe_switches)
     EG_EXPECT(!run(k, 440, 500));    /* re-probe of unbinned */
     EG_EXPECT(!run(k, 440, 500));
     EG_EXPECT(run(k, 440, 500));     /* 500 is not faster: binned stays */
+    sched_end();
+}
+
+/* Re-probes back off while the choice holds: the other schedule's pairs of passes come after 64,
+ * 128, 256, 512, 1024 and 1024 passes of the chosen one (planted bug "no doubling": every 64). */
+EG_TEST(soft_schedule, reprobes_back_off)
+{
+    sched_begin();
+    const uint64_t k = 4;
+    for (uint32_t i = 0; i < 6u; i++) (void)run(k, 1000, 500);   /* unbinned kept */
+    static const uint32_t gaps[6] = { 64, 128, 256, 512, 1024, 1024 };
+    for (uint32_t g = 0; g < 6u; g++) {
+        uint32_t binned = 0;
+        for (uint32_t i = 0; i < gaps[g]; i++) binned += run(k, 1000, 500) ? 1u : 0u;
+        EG_EXPECT_EQ_U(binned, 0);
+        EG_EXPECT(run(k, 1000, 500));   /* the re-probe's two passes */
+        EG_EXPECT(run(k, 1000, 500));
+    }
     sched_end();
 }
 
