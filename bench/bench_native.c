@@ -11,6 +11,7 @@
 
 #include "hal/soft/soft_bench.h"
 #include "hal/soft/soft_bin.h"
+#include "hal/soft/soft_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,6 +67,7 @@ int bench_soft_ab(const char *name, int on)
     else if (strcmp(name, "spin") == 0) eg_soft_workers_spin_on = on != 0;
     else if (strcmp(name, "quads") == 0) eg_soft_bin_quads_on = on != 0;
     else if (strcmp(name, "early") == 0) eg_soft_bin_early_on = on != 0;
+    else if (strcmp(name, "lazy") == 0) eg_soft_discard_lazy_on = on != 0;
     else if (strcmp(name, "binned") == 0) eg_soft_sched_set_mode(on ? EG_SOFT_SCHED_BINNED : EG_SOFT_SCHED_UNBINNED);
     else return 0;
     return 1;
@@ -74,6 +76,7 @@ int bench_soft_ab(const char *name, int on)
 void bench_soft_ab_reset(void)
 {
     eg_soft_bin_order_on = eg_soft_workers_spin_on = eg_soft_bin_quads_on = eg_soft_bin_early_on = true;
+    eg_soft_discard_lazy_on = true;
     eg_soft_sched_set_mode(-1);
     if (ab_threads) eg_soft_set_threads(ab_threads);
     ab_threads = 0;

@@ -14,7 +14,7 @@ int bench_soft_threads(void);
 void bench_set_soft_threads(uint32_t n);
 /* BENCH_AB=name: a soft switch set on (1) or off (0): threads (2 workers / 1), order (jobs
  * busiest tile first), spin (threads spin before they block), quads (strip pairs as one record),
- * early (the first half handed over early), binned (the schedule fixed binned / unbinned);
+ * early (the first half handed over early), lazy (depth discards filled lazily), binned (the schedule fixed binned / unbinned);
  * 0: unknown. */
 int bench_soft_ab(const char *name, int on);
 void bench_soft_ab_reset(void);

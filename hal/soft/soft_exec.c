@@ -211,6 +211,104 @@ static void fill_aspect(const eg_texture_view_t *view, WGPUTextureAspect aspect,
     fill_or_defer(&s, view->base_array_layer, texel, texel_B);
 }
 
+/* ---- lazy discards ----
+ * A depth or stencil attachment stored with Discard must read as zeros afterwards (as a lazily
+ * cleared texture does), which was a zero fill of the whole plane at pass end: 1.5 MB a frame
+ * for an 800x480 depth32float, 6.8 % of the textured-mesh frame's instructions, on the
+ * submitting thread. Most such planes are cleared by their next pass (a depth buffer each
+ * frame), so the fill is recorded instead, and done only where something else could see the
+ * plane first: before any command other than a render pass begin (copies, compute, the next
+ * pass's draws sampling it), at that begin for every plane it does not clear whole, before a
+ * queue write into the texture (eg_soft_discard_settle), and forgotten when the texture goes
+ * (eg_soft_discard_forget). Never inside a pass: every pending fill is done or dropped at its
+ * begin, so workers never meet one. Colour discards are filled at once (rare, and a surface's
+ * frame is read by its present). */
+#define LAZY_MAX 8u
+
+typedef struct lazy_fill {
+    const eg_texture_t *tex;
+    WGPUTextureAspect aspect;   /* DepthOnly or StencilOnly */
+    uint32_t mip, layer;
+} lazy_fill_t;
+
+static lazy_fill_t lazy[LAZY_MAX];
+static uint32_t lazy_n;
+static eg_soft_discard_stats_t lazy_stats;
+
+void eg_soft_discard_stats(eg_soft_discard_stats_t *out) { *out = lazy_stats; }
+
+static void lazy_fill(const lazy_fill_t *f)
+{
+    eg_soft_subres_t s;
+    eg_soft_subresource(f->tex, f->aspect, f->mip, &s);
+    static const uint8_t zero[16] = { 0 };
+    fill_layer(&s, f->layer, zero, s.block_B <= 16u ? s.block_B : 1u);
+    lazy_stats.filled++;
+}
+
+static void lazy_drop(uint32_t i)
+{
+    lazy[i] = lazy[--lazy_n];
+}
+
+/* Fills the pending planes of tex (NULL: all). */
+static void lazy_settle(const eg_texture_t *tex)
+{
+    for (uint32_t i = 0; i < lazy_n;) {
+        if (tex && lazy[i].tex != tex) { i++; continue; }
+        lazy_fill(&lazy[i]);
+        lazy_drop(i);
+    }
+}
+
+void eg_soft_discard_settle(const eg_texture_t *tex) { if (lazy_n) lazy_settle(tex); }
+
+void eg_soft_discard_forget(const eg_texture_t *tex)
+{
+    for (uint32_t i = 0; i < lazy_n;)
+        if (lazy[i].tex == tex) lazy_drop(i);
+        else i++;
+}
+
+/* Pass end with Discard on aspect of view's plane: recorded (when a slot is free), else filled. */
+static void lazy_discard(const eg_texture_view_t *view, WGPUTextureAspect aspect)
+{
+    lazy_fill_t f = { view->texture, aspect, view->base_mip_level, view->base_array_layer };
+    for (uint32_t i = 0; i < lazy_n; i++)
+        if (lazy[i].tex == f.tex && lazy[i].aspect == aspect && lazy[i].mip == f.mip && lazy[i].layer == f.layer) return;
+    if (lazy_n == LAZY_MAX) { lazy_fill(&f); return; }
+    lazy[lazy_n++] = f;
+    lazy_stats.deferred++;
+}
+
+/* Commands that touch no texture memory: the pending fills wait past them (a pass begin comes
+ * after its barrier record; labels go anywhere). */
+static bool lazy_blind(uint32_t op)
+{
+    return op == EG_CMD_BARRIER || op == EG_CMD_PUSH_DEBUG_GROUP || op == EG_CMD_POP_DEBUG_GROUP ||
+           op == EG_CMD_INSERT_DEBUG_MARKER || op == EG_CMD_CLEAR_BUFFER || op == EG_CMD_COPY_BUFFER_TO_BUFFER;
+}
+
+/* A render pass begins: a plane its depth/stencil attachment clears (the whole plane: depth and
+ * stencil planes are never narrowed to a damage) needs no zeros; every other is filled now. */
+static void lazy_pass_begin(const eg_cmd_begin_render_pass_t *r)
+{
+    const eg_texture_view_t *v = r->depth_stencil.view;
+    for (uint32_t i = 0; i < lazy_n;) {
+        const lazy_fill_t *f = &lazy[i];
+        bool same = v && f->tex == v->texture && f->mip == v->base_mip_level && f->layer == v->base_array_layer;
+        bool cleared = same && (f->aspect == WGPUTextureAspect_DepthOnly ? r->depth_stencil.depth_load_op
+                                                                          : r->depth_stencil.stencil_load_op) ==
+                                   WGPULoadOp_Clear;
+        if (cleared) {
+            lazy_stats.dropped++;
+        } else {
+            lazy_fill(f);
+        }
+        lazy_drop(i);
+    }
+}
+
 static void clear_depth_stencil(const eg_cmd_depth_stencil_attachment_t *ds, bool begin)
 {
     const eg_texture_view_t *view = ds->view;
@@ -219,16 +317,24 @@ static void clear_depth_stencil(const eg_cmd_depth_stencil_attachment_t *ds, boo
     uint32_t store_zero = begin ? WGPULoadOp_Clear : WGPUStoreOp_Discard;
     if ((fi->aspects & EG_ASPECT_DEPTH) &&
         (begin ? ds->depth_load_op : ds->depth_store_op) == store_zero) {
-        uint32_t n = eg_soft_block_B(view->texture, WGPUTextureAspect_DepthOnly);
-        float d = begin ? ds->depth_clear_value : 0.0f;
-        if (n == 2) put16(texel, unorm(d, 65535));
-        else put32(texel, f32_bits(d));
-        fill_aspect(view, WGPUTextureAspect_DepthOnly, texel, n);
+        if (!begin && eg_soft_discard_lazy_on) {
+            lazy_discard(view, WGPUTextureAspect_DepthOnly);
+        } else {
+            uint32_t n = eg_soft_block_B(view->texture, WGPUTextureAspect_DepthOnly);
+            float d = begin ? ds->depth_clear_value : 0.0f;
+            if (n == 2) put16(texel, unorm(d, 65535));
+            else put32(texel, f32_bits(d));
+            fill_aspect(view, WGPUTextureAspect_DepthOnly, texel, n);
+        }
     }
     if ((fi->aspects & EG_ASPECT_STENCIL) &&
         (begin ? ds->stencil_load_op : ds->stencil_store_op) == store_zero) {
-        texel[0] = begin ? (uint8_t)ds->stencil_clear_value : 0;
-        fill_aspect(view, WGPUTextureAspect_StencilOnly, texel, 1);
+        if (!begin && eg_soft_discard_lazy_on) {
+            lazy_discard(view, WGPUTextureAspect_StencilOnly);
+        } else {
+            texel[0] = begin ? (uint8_t)ds->stencil_clear_value : 0;
+            fill_aspect(view, WGPUTextureAspect_StencilOnly, texel, 1);
+        }
     }
 }
 
@@ -663,6 +769,8 @@ static void band_pass_end(exec_ctx_t *x, eg_hal_device_t *dev)
 
 static exec_ctx_t exec_state_mem;   /* one stream executes at a time (queue_submit) */
 
+bool eg_soft_discard_lazy_on = true;
+
 eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream)
 {
     exec_ctx_t *x = &exec_state_mem;
@@ -670,6 +778,10 @@ eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *st
     eg_memset(x, 0, sizeof *x);
     x->stream = stream;
     for (const eg_cmd_header_t *h = eg_cmd_first(stream); h; h = eg_cmd_next(stream, h)) {
+        if (lazy_n) {   /* lazy discards: done before anything could see them */
+            if (h->op == EG_CMD_BEGIN_RENDER_PASS) lazy_pass_begin((const eg_cmd_begin_render_pass_t *)(const void *)h);
+            else if (!lazy_blind(h->op)) lazy_settle(NULL);
+        }
         switch ((eg_cmd_op_t)h->op) {
         case EG_CMD_COPY_BUFFER_TO_BUFFER: {
             const eg_cmd_copy_b2b_t *c = (const eg_cmd_copy_b2b_t *)(const void *)h;

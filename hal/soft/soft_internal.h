@@ -140,6 +140,21 @@ void eg_soft_surface_damage(eg_hal_device_t *dev, const eg_texture_t *tex, const
 /* soft_exec.c (helper "commands"): runs one recorded command stream to completion. */
 eg_status_t eg_soft_execute(eg_hal_device_t *dev, const struct eg_cmd_stream *stream);
 
+/* Lazy discards (soft_exec.c): a depth/stencil plane stored with Discard is zero-filled only
+ * where something could see it before a pass clears it. settle: fill tex's pending planes now
+ * (before a queue write into it); forget: drop them (the texture is destroyed). */
+void eg_soft_discard_settle(const eg_texture_t *tex);
+void eg_soft_discard_forget(const eg_texture_t *tex);
+typedef struct eg_soft_discard_stats {
+    uint32_t deferred;   /* discards recorded instead of filled */
+    uint32_t filled;     /* recorded ones filled later (something else came first) */
+    uint32_t dropped;    /* recorded ones a pass begin cleared: never filled */
+} eg_soft_discard_stats_t;
+/** Counters since program start (tests). */
+void eg_soft_discard_stats(eg_soft_discard_stats_t *out);
+/** Test/bench switch (the same bytes either way): false fills discards at pass end. */
+extern bool eg_soft_discard_lazy_on;
+
 /* soft_pipeline.c (helper "binding"): shader, pipeline and binding objects. */
 eg_status_t eg_soft_bind_group_layout_create(eg_hal_device_t *dev, eg_bind_group_layout_t *bgl);
 void        eg_soft_bind_group_layout_destroy(eg_hal_device_t *dev, eg_bind_group_layout_t *bgl);

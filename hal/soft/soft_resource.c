@@ -139,6 +139,7 @@ void eg_soft_texture_destroy(eg_hal_device_t *dev, eg_texture_t *tex)
 {
     (void)dev;
     eg_soft_texture_t *st = eg_soft_texture(tex);
+    eg_soft_discard_forget(tex);   /* a pending zero fill of a discarded plane (soft_exec.c) */
     eg_soft_band_release(tex);   /* a banded surface frame (soft_bin_band.h): frees its record */
     eg_soft_heap_free(st->mem);
     st->mem = NULL;
@@ -161,6 +162,7 @@ eg_status_t eg_soft_queue_write_texture(eg_hal_device_t *dev, eg_texture_t *tex,
 {
     (void)dev;
     const eg_format_info_t *fi = tex->fi;
+    eg_soft_discard_settle(tex);   /* a discarded plane reads zeros around the written region */
     eg_soft_subres_t s;
     eg_soft_subresource(tex, dst->aspect, dst->mip_level, &s);
     uint32_t x_el = dst->origin_x / fi->block_w_px, y_el = dst->origin_y / fi->block_h_px;
