@@ -633,7 +633,10 @@ int main(int argc, char **argv)
     /* Mesa reads this when the driver loads: llvmpipe/lavapipe get as many threads as hal/soft. */
     char threads[16];
     snprintf(threads, sizeof threads, "%d", bench_soft_threads());
-    setenv("LP_NUM_THREADS", threads, 1);
+    /* BENCH_LP_THREADS overrides (llvmpipe's N counts rasterizer threads besides the submitting
+     * one: LP_NUM_THREADS=1 is two threads at work, 0 the submitting thread alone) */
+    const char *lp = getenv("BENCH_LP_THREADS");
+    setenv("LP_NUM_THREADS", lp && *lp ? lp : threads, 1);
     printf("bench: %u reps per figure; soft threads %d; LP_NUM_THREADS=%s\n", reps, bench_soft_threads(), getenv("LP_NUM_THREADS"));
 
     int quick = getenv("BENCH_BACKENDS") || getenv("BENCH_ONLY");
