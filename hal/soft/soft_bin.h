@@ -49,8 +49,10 @@
  * WORST CASE MEMORY. The arena (EMGPU_SOFT_BIN_ARENA_BYTES, static; halved with more than one
  * worker) holds the tile table (one head/tail pair per tile; the tile size doubles until the
  * table fits a quarter of the arena or half), the state snapshots (sizeof(eg_soft_pass_state_t)
- * each), one record per binned triangle (~64 B + 4 * nvary floats; 64 B more with the edge
- * set-up, boards with threads) and one reference chunk per tile per CHUNK references.
+ * each), one record per binned triangle (~64 B + 4 * nvary floats, nvary rounded up to 4; 64 B
+ * more with the edge set-up, boards with threads) or strip pair (a quad record: ~64 B + 4
+ * vertices' window values and varyings, no set-up) and one reference chunk per tile per CHUNK
+ * references.
  * A triangle that does not fit even an empty arena (half) is
  * rasterized immediately (full-frame clip), so any geometry renders; the cost of a small arena
  * is more flushes (each re-walks the tile table), never a different result.
