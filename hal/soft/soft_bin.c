@@ -80,7 +80,7 @@ static struct {
     uint32_t band_y0, band_y1;           /* rows every triangle is clipped to */
     uint32_t dmg_x0, dmg_x1;             /* columns every triangle is clipped to (damage) */
     bool hold, lost, overflowed;
-    bool timed;                          /* the schedule chose unbinned and times the pass */
+    bool timed;                          /* the schedule chose binned or not (soft_schedule.c; auto: timed) */
     size_t early_B;                      /* EARLY START: used_B that hands the first half over (0: done, off) */
     size_t limit_B;
     uint32_t tile_override;
@@ -545,11 +545,11 @@ static void band_job(eg_soft_worker_t *w, uint32_t i)
     raster_tile(w, R.first + (i < R.ordered ? R.order[i] : i));
 }
 
+bool eg_soft_bin_order_on = true, eg_soft_bin_quads_on = true, eg_soft_bin_early_on = true;
+
 /* R.order for jobs [0, n): tiles by descending count of binned triangles (the chunks' counts:
  * the tile table stays 16 bytes a tile), ties in tile order (insertion sort: n is a few tile
  * rows or runs per worker). */
-bool eg_soft_bin_order_on = true, eg_soft_bin_quads_on = true, eg_soft_bin_early_on = true;
-
 static void order_jobs(uint32_t n)
 {
     static uint32_t refs[ORDER_MAX];   /* (the submitting thread's) */

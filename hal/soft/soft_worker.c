@@ -130,6 +130,7 @@ static void spin_until_changed(const atomic_uint *v, unsigned seen)
     (void)seen;
 #endif
 }
+
 static eg_port_cond_t wake;
 static uint32_t parked_started;        /* persistent threads running */
 static bool cond_ok, cond_tried;

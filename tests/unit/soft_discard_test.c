@@ -57,6 +57,14 @@ static void depth_pass(WGPUCommandEncoder e, WGPUTextureView v, bool clear, floa
     wgpuRenderPassEncoderRelease(rp);
 }
 
+/* The plane cleared to 0.5 and stored with Discard, in a submit of its own. */
+static void discarded(WGPUDevice d, const dres_t *r)
+{
+    WGPUCommandEncoder e = t_encoder(d);
+    depth_pass(e, r->v, true, 0.5f, true);
+    t_submit(e);
+}
+
 static void copy_out(WGPUCommandEncoder e, const dres_t *r)
 {
     WGPUTexelCopyTextureInfo ti = t_tex_info(r->t, 0, 0, 0, 0);
@@ -104,9 +112,7 @@ EG_TEST(soft_discard, depth_reads_zero_unless_cleared_first)
     EG_EXPECT_EQ_U(b.filled - a.filled, 1u);
 
     /* 2. discard (its own submit), then a pass that loads the plane: filled at its begin */
-    e = t_encoder(d);
-    depth_pass(e, r.v, true, 0.5f, true);
-    t_submit(e);
+    discarded(d, &r);
     eg_soft_discard_stats(&a);
     e = t_encoder(d);
     depth_pass(e, r.v, false, 0.0f, false);
@@ -118,9 +124,7 @@ EG_TEST(soft_discard, depth_reads_zero_unless_cleared_first)
 
     /* 3. discard, then a pass that clears the plane to 0.25: never filled, the clear's value
      * (depth16unorm: round(0.25 x 65535) = 16384) */
-    e = t_encoder(d);
-    depth_pass(e, r.v, true, 0.5f, true);
-    t_submit(e);
+    discarded(d, &r);
     eg_soft_discard_stats(&a);
     e = t_encoder(d);
     depth_pass(e, r.v, true, 0.25f, false);
@@ -133,9 +137,7 @@ EG_TEST(soft_discard, depth_reads_zero_unless_cleared_first)
 
     /* 4. discard, then a queue write of the whole plane (WebGPU: depth planes are written whole)
      * with 0xFFFF: the pending fill must not land after it */
-    e = t_encoder(d);
-    depth_pass(e, r.v, true, 0.5f, true);
-    t_submit(e);
+    discarded(d, &r);
     static uint16_t ones[DPX * DPX];
     for (uint32_t i = 0; i < DPX * DPX; i++) ones[i] = 0xFFFF;
     WGPUTexelCopyTextureInfo wi = t_tex_info(r.t, 0, 0, 0, 0);
@@ -150,9 +152,7 @@ EG_TEST(soft_discard, depth_reads_zero_unless_cleared_first)
 
     /* 5. discard, then the texture goes: nothing is filled later (ASan: no write to freed
      * memory), and the next submit has nothing pending */
-    e = t_encoder(d);
-    depth_pass(e, r.v, true, 0.5f, true);
-    t_submit(e);
+    discarded(d, &r);
     eg_soft_discard_stats(&a);
     wgpuTextureViewRelease(r.v);
     wgpuTextureRelease(r.t);

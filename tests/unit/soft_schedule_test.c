@@ -246,7 +246,7 @@ EG_TEST(soft_schedule, api_passes_follow_the_clock)
                                                   WGPUTextureFormat_RGBA8Unorm, NULL, WGPUCompareFunction_Always, true);
     WGPUBuffer rb = t_buffer(d, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 2u * 256u * PX);
     EG_ASSERT(p && rb);
-    /* 16 overlapping translucent-looking quads of different colours over the whole target */
+    /* 16 overlapping opaque quads of different colours over the target (the later one wins) */
     static svtx_t v[6u * 16u];
     for (uint32_t q = 0; q < 16u; q++) {
         float x = -1.0f + 0.11f * (float)q, y = 0.9f - 0.1f * (float)q;
