@@ -14,15 +14,17 @@
  * update, the size of its damage. The first passes of a kind run RUN binned, then RUN unbinned;
  * the first of each run is not counted (a change of schedule leaves pixels in the other core's
  * cache, a first frame has cold memos) and each schedule keeps its fastest counted pass. Then
- * the faster one runs, its time followed by a running average; after REPROBE passes two passes
+ * the faster one runs (binned only when at least 5 % faster: two counted passes each decide it,
+ * and on the device's Xeon a noisy probe had kept binned for a frame 3-17 % slower binned), its
+ * time followed by a running average; after REPROBE passes two passes
  * run the other schedule, and it takes over when the second was at least 10 % faster (the
  * content of a kind of pass changes slowly: a screen fills with more text). Each re-probe that
  * keeps the choice doubles the passes to the next one, up to REPROBE_MAX; a switch or new
  * probing goes back to REPROBE. A pass under 2/3 or over 3/2 of the average is left out of it;
  * two in a row mean new content (another screen drawn into the same target): probing starts
  * again. Costs: two clock reads a pass, and once the choice is settled two slower passes in
- * ~REPROBE_MAX (the first re-probes, at 64, 128, ... passes, cost more: ~3 % of a blit's time
- * where binned was 1.2x slower, measured at 64 throughout).
+ * ~REPROBE_MAX (the first re-probes, at 16, 32, ... passes, cost more: a wrong first choice is
+ * undone soon, a right one pays 2 passes in 18, 34, ...).
  *
  * Not thread-safe: passes are executed by one submitting thread at a time (soft_exec.c).
  */
@@ -38,7 +40,7 @@ _Static_assert(EMGPU_SOFT_SCHEDULE >= 0 && EMGPU_SOFT_SCHEDULE <= 2,
 
 #define SLOTS 8u      /* kinds of pass remembered (least recently used one replaced) */
 #define RUN 3u        /* probing: passes of each schedule in a row, the first one not counted */
-#define REPROBE 64u         /* passes of the chosen schedule before the first re-probe */
+#define REPROBE 16u         /* passes of the chosen schedule before the first re-probe */
 #define REPROBE_MAX 1024u   /* ... and at most between two (doubling while the choice holds) */
 
 /* A slot's phase: probing (steps 0 .. 2 RUN - 1: RUN binned passes then RUN unbinned), running
@@ -164,7 +166,9 @@ void eg_soft_sched_close(void)
         stats.probes++;
         if (s->step % RUN == 1u || (s->step % RUN > 1u && dt < s->ns[m])) s->ns[m] = dt;
         if (++s->step == 2u * RUN) {
-            s->pick = s->ns[1] < s->ns[0] ? 1u : 0u;   /* a tie: one core (no cross-core traffic) */
+            /* binned only when 5 % faster: one core has no cross-core traffic, and the margin
+             * keeps a noisy probe from binning a pass that is not faster binned */
+            s->pick = s->ns[1] * 20u < s->ns[0] * 19u ? 1u : 0u;
             s->phase = CHOSEN;
             s->since = 0;
             s->every = REPROBE;

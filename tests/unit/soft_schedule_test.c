@@ -1,6 +1,7 @@
 /* hal/soft pass schedule (soft_schedule.c): with more than one worker each kind of pass is timed
- * binned and unbinned, the faster kept, the other re-tried after 64 passes, then after twice as
- * many each time the choice holds (up to 1024), after 64 again once it switched.
+ * binned and unbinned, the faster kept (binned: when 5 % faster), the other re-tried after 16
+ * passes, then after twice as many each time the choice holds (up to 1024), after 16 again once
+ * it switched.
  *
  * The clock is the test's, so every choice below is computed by hand from the durations given:
  * probing is 3 binned passes then 3 unbinned, the first of each run not counted, each keeping
@@ -46,7 +47,7 @@ static bool run(uint64_t key, uint64_t binned_ns, uint64_t unbinned_ns)
 
 /* Probing order and the not-counted first pass of each run: the first binned pass is the
  * fastest of all (a planted "count every probe" would pick binned), the counted ones are slower
- * than the unbinned ones. Then 64 unbinned passes, then the 2-pass re-probe. */
+ * than the unbinned ones. Then 16 unbinned passes, then the 2-pass re-probe. */
 EG_TEST(soft_schedule, probes_then_keeps_the_faster)
 {
     sched_begin();
@@ -62,7 +63,7 @@ EG_TEST(soft_schedule, probes_then_keeps_the_faster)
     eg_soft_sched_stats_t a, b;
     eg_soft_sched_stats(&a);
     uint32_t binned = 0;
-    for (uint32_t i = 0; i < 64u; i++) binned += run(k, 800, 700) ? 1u : 0u;
+    for (uint32_t i = 0; i < 16u; i++) binned += run(k, 800, 700) ? 1u : 0u;
     EG_EXPECT_EQ_U(binned, 0);
     /* the re-probe: two binned passes; the second (630) is exactly 10 % under 700: not enough */
     EG_EXPECT(run(k, 100, 0));
@@ -71,41 +72,53 @@ EG_TEST(soft_schedule, probes_then_keeps_the_faster)
     eg_soft_sched_stats(&b);
     EG_EXPECT_EQ_U(b.switches - a.switches, 0);
     EG_EXPECT_EQ_U(b.probes - a.probes, 2u);
-    EG_EXPECT_EQ_U(b.passes[0] - a.passes[0], 65u);
+    EG_EXPECT_EQ_U(b.passes[0] - a.passes[0], 17u);
     EG_EXPECT_EQ_U(b.passes[1] - a.passes[1], 2u);
     sched_end();
 }
 
+/* Binned is chosen only when its counted passes were at least 5 % faster: 960 against 1000
+ * keeps unbinned, 940 takes binned (planted bug "the faster wins": 960 bins). */
+EG_TEST(soft_schedule, binned_needs_a_margin)
+{
+    sched_begin();
+    for (uint32_t i = 0; i < 6u; i++) (void)run(5, 960, 1000);
+    EG_EXPECT(!run(5, 960, 1000));
+    for (uint32_t i = 0; i < 6u; i++) (void)run(6, 940, 1000);
+    EG_EXPECT(run(6, 940, 1000));
+    sched_end();
+}
+
 /* A re-probe that is more than 10 % faster takes over; the next re-probe (of unbinned, now the
- * other one) comes 64 passes later. */
+ * other one) comes 16 passes later. */
 EG_TEST(soft_schedule, reprobe_switches)
 {
     sched_begin();
     const uint64_t k = 2;
     for (uint32_t i = 0; i < 6u; i++) (void)run(k, 1000, 500);   /* unbinned kept */
-    for (uint32_t i = 0; i < 64u; i++) EG_EXPECT(!run(k, 1000, 500));
+    for (uint32_t i = 0; i < 16u; i++) EG_EXPECT(!run(k, 1000, 500));
     eg_soft_sched_stats_t a, b;
     eg_soft_sched_stats(&a);
     EG_EXPECT(run(k, 2000, 0));      /* first re-probe pass: not counted */
     EG_EXPECT(run(k, 440, 0));       /* 440 < 0.9 x 500 */
     eg_soft_sched_stats(&b);
     EG_EXPECT_EQ_U(b.switches - a.switches, 1u);
-    for (uint32_t i = 0; i < 64u; i++) EG_EXPECT(run(k, 440, 500));
+    for (uint32_t i = 0; i < 16u; i++) EG_EXPECT(run(k, 440, 500));
     EG_EXPECT(!run(k, 440, 500));    /* re-probe of unbinned */
     EG_EXPECT(!run(k, 440, 500));
     EG_EXPECT(run(k, 440, 500));     /* 500 is not faster: binned stays */
     sched_end();
 }
 
-/* Re-probes back off while the choice holds: the other schedule's pairs of passes come after 64,
- * 128, 256, 512, 1024 and 1024 passes of the chosen one (planted bug "no doubling": every 64). */
+/* Re-probes back off while the choice holds: the other schedule's pairs of passes come after 16,
+ * 32, ..., 1024 and 1024 passes of the chosen one (planted bug "no doubling": every 16). */
 EG_TEST(soft_schedule, reprobes_back_off)
 {
     sched_begin();
     const uint64_t k = 4;
     for (uint32_t i = 0; i < 6u; i++) (void)run(k, 1000, 500);   /* unbinned kept */
-    static const uint32_t gaps[6] = { 64, 128, 256, 512, 1024, 1024 };
-    for (uint32_t g = 0; g < 6u; g++) {
+    static const uint32_t gaps[8] = { 16, 32, 64, 128, 256, 512, 1024, 1024 };
+    for (uint32_t g = 0; g < 8u; g++) {
         uint32_t binned = 0;
         for (uint32_t i = 0; i < gaps[g]; i++) binned += run(k, 1000, 500) ? 1u : 0u;
         EG_EXPECT_EQ_U(binned, 0);
