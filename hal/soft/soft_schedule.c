@@ -33,6 +33,7 @@
 #if EMGPU_HAL_SOFT
 
 #include "hal/soft/soft_bin.h"
+#include "kernel/base/log.h"
 #include "port/port.h"
 
 _Static_assert(EMGPU_SOFT_SCHEDULE >= 0 && EMGPU_SOFT_SCHEDULE <= 2,
@@ -94,6 +95,12 @@ int32_t eg_soft_sched_mode(void)
     if (e && eg_strcmp(e, "auto") == 0) return EG_SOFT_SCHED_AUTO;
     if (e && eg_strcmp(e, "binned") == 0) return EG_SOFT_SCHED_BINNED;
     if (e && eg_strcmp(e, "unbinned") == 0) return EG_SOFT_SCHED_UNBINNED;
+    static bool warned;   /* once: the variable is read at every pass */
+    if (e && *e && !warned) {
+        warned = true;
+        eg_log(EG_LOG_WARN, "EMGPU_SOFT_SCHEDULE=\"%s\" is not auto, binned or unbinned: using the build's %d "
+               "(EMGPU_SOFT_SCHEDULE in the board's config: 0 auto, 1 binned, 2 unbinned)", e, (int)EMGPU_SOFT_SCHEDULE);
+    }
 #endif
     return EMGPU_SOFT_SCHEDULE;
 }
