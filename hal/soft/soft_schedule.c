@@ -2,11 +2,13 @@
  * the workers) or rasterized unbinned by the submitting thread alone (soft_bin.h, SCHEDULE).
  *
  * Why measured and not predicted. Which one is faster depends on the machine as much as on the
- * pass. On the 2-core development VM a UI frame (1,800 glyph quads, 50 rounded rects) takes
+ * pass. On the 2-core development VM a UI frame (1,800 glyph quads, 50 rounded rects) took
  * 1.4-1.65 ms binned at 2 threads and 0.5-0.9 ms unbinned at 1 (performance.md "Session 17"):
  * the unbinned path has memos that a tile border defeats, and records and pixels moving between
- * cores cost more there than the second core gives. On a 16-core Xeon the same frame binned at 2
- * threads is 1.6-2x faster than at 1 (performance.md "Session 13"). The textured mesh gains from
+ * cores cost more there than the second core gave. On a 16-core Xeon the same frame binned at 2
+ * threads was 1.6-2x faster than at 1 (performance.md "Session 13"). Session 18 made the binned
+ * path cheaper, and the two now trade places by row and by machine (paired frames: binned /
+ * unbinned at 2 threads 0.62-1.18 on the VM, 0.65-1.18 on the Xeon). The textured mesh gains from
  * binning on both. No triangle count or pixel estimate separates these cases; the pass's own
  * time does. The bytes do not depend on the choice (soft_bin.h FLOW), so it may depend on time.
  *
@@ -16,8 +18,8 @@
  * cache, a first frame has cold memos) and each schedule keeps its fastest counted pass. Then
  * the faster one runs (binned only when at least 5 % faster: two counted passes each decide it,
  * and on the device's Xeon a noisy probe had kept binned for a frame 3-17 % slower binned), its
- * time followed by a running average; after REPROBE passes two passes
- * run the other schedule, and it takes over when the second was at least 10 % faster (the
+ * time followed by a running average; after REPROBE passes two passes run the other schedule,
+ * and it takes over when the second was at least 10 % faster (the
  * content of a kind of pass changes slowly: a screen fills with more text). Each re-probe that
  * keeps the choice doubles the passes to the next one, up to REPROBE_MAX; a switch or new
  * probing goes back to REPROBE. A pass under 2/3 or over 3/2 of the average is left out of it;
