@@ -737,8 +737,35 @@ static void append(uint32_t tile, const bin_tri_t *r)
     t->tail->tri[t->tail->n++] = r;
 }
 
-static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32_t nv, size_t rec_B,
-                        const uint32_t tb[4], const eg_soft_setup_t *su, const int64_t box[4])
+/* ---- records (bin_one, bin_quad; inlined: per triangle or quad on the binning thread) ---- */
+
+/* The inclusive tile ranges tb of pixel box sbox (within the scissor) clipped to the damage and
+ * band, and their count; false when nothing of it is left. */
+static EG_ALWAYS_INLINE bool tiles_of(const int64_t sbox[4], uint32_t tb[4], uint32_t *ntiles)
+{
+    const int64_t box[4] = { eg_max_i64(sbox[0], B.dmg_x0), eg_min_i64(sbox[1], B.dmg_x1),
+                             eg_max_i64(sbox[2], B.band_y0), eg_min_i64(sbox[3], B.band_y1) };
+    if (box[2] >= box[3] || box[0] >= box[1]) return false;
+    tb[0] = (uint32_t)box[0] / B.tile_w;
+    tb[1] = (uint32_t)(box[1] - 1) / B.tile_w;
+    tb[2] = (uint32_t)box[2] / B.tile_px;
+    tb[3] = (uint32_t)(box[3] - 1) / B.tile_px;
+    *ntiles = (tb[1] - tb[0] + 1u) * (tb[3] - tb[2] + 1u);
+    return true;
+}
+
+/* Room in the current half for a record of rec_B bytes in ntiles tiles, flushing it when full;
+ * false when not even an empty half holds it (the caller draws it alone: nothing is pending). */
+static EG_ALWAYS_INLINE bool room_for(size_t rec_B, uint32_t ntiles)
+{
+    if (need_B(rec_B, ntiles) <= B.cap_B - B.used_B) return true;
+    flush(true);
+    return !B.hold && need_B(rec_B, ntiles) <= B.cap_B - B.used_B;
+}
+
+/* A record of rec_B bytes for a draw with state ps (a snapshot of it taken when there is none),
+ * its links cleared. The room is reserved (room_for). */
+static EG_ALWAYS_INLINE bin_tri_t *record_new(const eg_soft_pass_state_t *ps, size_t rec_B)
 {
     if (!B.cur) {
         eg_soft_pass_state_t *snap = arena_alloc(sizeof *snap);
@@ -746,10 +773,34 @@ static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, 
         B.cur = snap;
     }
     bin_tri_t *r = arena_alloc(rec_B);
-    uint32_t nvary = ps->rs->nvary;
     r->ps = B.cur;
     r->mate = NULL;
     r->strip = r->quad = 0;
+    return r;
+}
+
+/* r (tris triangles) into the bins of tiles tb. */
+static EG_ALWAYS_INLINE void record_bin(const bin_tri_t *r, const uint32_t tb[4], uint32_t tris)
+{
+    for (uint32_t ty = tb[2]; ty <= tb[3]; ty++)
+        for (uint32_t tx = tb[0]; tx <= tb[1]; tx++) append(ty * B.tiles_x + tx, r);
+    B.pending++;
+    B.stats.binned += tris;
+}
+
+/* EARLY START's test, once a triangle or a whole pair is binned: never between a pair's two
+ * records, where the first would go to the workers while eg_soft_bin_pair still links it to
+ * its mate (its "no flush between" test reads B.pending, which the hand-over resets). */
+static void maybe_start_early(void)
+{
+    if (B.early_B && B.used_B >= B.early_B) start_early();
+}
+
+static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, uint32_t nv, size_t rec_B,
+                        const uint32_t tb[4], const eg_soft_setup_t *su, const int64_t box[4])
+{
+    bin_tri_t *r = record_new(ps, rec_B);
+    uint32_t nvary = ps->rs->nvary;
     for (uint32_t v = 0; v < 3; v++) {
         r->x[v] = t->x[v]; r->y[v] = t->y[v]; r->z[v] = t->z[v]; r->invw[v] = t->invw[v];
     }
@@ -770,10 +821,7 @@ static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, 
     const eg_soft_vtx_t *src[4] = { t->v[0], t->v[1], t->v[2], t->prov };
     for (uint32_t v = 0; v < nv; v++)
         copy_vary(r->var + (size_t)v * VSTRIDE(nvary), src[v]->var, nvary);
-    for (uint32_t ty = tb[2]; ty <= tb[3]; ty++)
-        for (uint32_t tx = tb[0]; tx <= tb[1]; tx++) append(ty * B.tiles_x + tx, r);
-    B.pending++;
-    B.stats.binned++;
+    record_bin(r, tb, 1u);
     return r;
 }
 
@@ -781,37 +829,25 @@ static bin_tri_t *store(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t, 
 static bin_tri_t *bin_one(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
 {
     if (B.lost) return NULL;
-    int64_t sbox[4], box[4];
+    int64_t sbox[4];
     eg_soft_setup_t su;
-    if (!eg_soft_tri_prepare(ps, t, &su, sbox)) return NULL;
-    box[0] = sbox[0] > (int64_t)B.dmg_x0 ? sbox[0] : (int64_t)B.dmg_x0;
-    box[1] = sbox[1] < (int64_t)B.dmg_x1 ? sbox[1] : (int64_t)B.dmg_x1;
-    box[2] = sbox[2] > (int64_t)B.band_y0 ? sbox[2] : (int64_t)B.band_y0;
-    box[3] = sbox[3] < (int64_t)B.band_y1 ? sbox[3] : (int64_t)B.band_y1;
-    if (box[2] >= box[3] || box[0] >= box[1]) return NULL;
-    /* inclusive tile ranges */
-    uint32_t tb[4] = { (uint32_t)box[0] / B.tile_w, (uint32_t)(box[1] - 1) / B.tile_w,
-                       (uint32_t)box[2] / B.tile_px, (uint32_t)(box[3] - 1) / B.tile_px };
-    uint32_t ntiles = (tb[1] - tb[0] + 1u) * (tb[3] - tb[2] + 1u);
+    uint32_t tb[4], ntiles;
+    if (!eg_soft_tri_prepare(ps, t, &su, sbox) || !tiles_of(sbox, tb, &ntiles)) return NULL;
     bool own_prov = t->prov != t->v[0] && t->prov != t->v[1] && t->prov != t->v[2];
     uint32_t nv = own_prov ? 4u : 3u;
     size_t rec_B = sizeof(bin_tri_t) + (size_t)nv * VSTRIDE(ps->rs->nvary) * sizeof(float);
-    if (need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
-        flush(true);
-        if (B.hold || need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
-            raster_now(ps, t, NULL);   /* bigger than the whole arena: draw it alone, nothing is pending */
-            return NULL;
-        }
+    if (!room_for(rec_B, ntiles)) {
+        raster_now(ps, t, NULL);   /* bigger than the whole arena: drawn alone */
+        return NULL;
     }
-    bin_tri_t *r = store(ps, t, nv, rec_B, tb, &su, sbox);
-    if (B.early_B && B.used_B >= B.early_B) start_early();
-    return r;
+    return store(ps, t, nv, rec_B, tb, &su, sbox);
 }
 
 void eg_soft_bin_triangle(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t)
 {
     if (B.immediate) { raster_now(ps, t, NULL); return; }
     (void)bin_one(ps, t);
+    maybe_start_early();
 }
 
 /* ---- quad records ----
@@ -855,39 +891,20 @@ static void bin_quad(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, co
         minY = Y < minY ? Y : minY;
         maxY = Y > maxY ? Y : maxY;
     }
-    int64_t box[4] = { minX >> EG_SOFT_SUBPIX_BITS, (maxX >> EG_SOFT_SUBPIX_BITS) + 1, minY >> EG_SOFT_SUBPIX_BITS,
-                       (maxY >> EG_SOFT_SUBPIX_BITS) + 1 };
-    const int64_t lo[4] = { ps->sc_x0, B.dmg_x0, ps->sc_y0, B.band_y0 }, hi[4] = { ps->sc_x1, B.dmg_x1, ps->sc_y1, B.band_y1 };
-    box[0] = box[0] > lo[0] ? box[0] : lo[0];
-    box[0] = box[0] > lo[1] ? box[0] : lo[1];
-    box[1] = box[1] < hi[0] ? box[1] : hi[0];
-    box[1] = box[1] < hi[1] ? box[1] : hi[1];
-    box[2] = box[2] > lo[2] ? box[2] : lo[2];
-    box[2] = box[2] > lo[3] ? box[2] : lo[3];
-    box[3] = box[3] < hi[2] ? box[3] : hi[2];
-    box[3] = box[3] < hi[3] ? box[3] : hi[3];
-    if (box[2] >= box[3] || box[0] >= box[1]) return;
-    uint32_t tb[4] = { (uint32_t)box[0] / B.tile_w, (uint32_t)(box[1] - 1) / B.tile_w,
-                       (uint32_t)box[2] / B.tile_px, (uint32_t)(box[3] - 1) / B.tile_px };
-    uint32_t ntiles = (tb[1] - tb[0] + 1u) * (tb[3] - tb[2] + 1u);
+    /* the scissored box as tri_setup_ makes it (the two halves' union) */
+    const int64_t sbox[4] = { eg_max_i64(minX >> EG_SOFT_SUBPIX_BITS, ps->sc_x0),
+                              eg_min_i64((maxX >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_x1),
+                              eg_max_i64(minY >> EG_SOFT_SUBPIX_BITS, ps->sc_y0),
+                              eg_min_i64((maxY >> EG_SOFT_SUBPIX_BITS) + 1, ps->sc_y1) };
+    uint32_t tb[4], ntiles;
+    if (!tiles_of(sbox, tb, &ntiles)) return;   /* (an empty scissored box stays empty) */
     const uint32_t nvary = ps->rs->nvary, st = VSTRIDE(nvary);
     size_t rec_B = sizeof(bin_tri_t) + (4u + 4u * (size_t)st) * sizeof(float);
-    if (need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
-        flush(true);
-        if (B.hold || need_B(rec_B, ntiles) > B.cap_B - B.used_B) {
-            raster_now(ps, t0, t1);   /* bigger than the whole arena: drawn alone, nothing is pending */
-            return;
-        }
+    if (!room_for(rec_B, ntiles)) {
+        raster_now(ps, t0, t1);   /* bigger than the whole arena: drawn alone */
+        return;
     }
-    if (!B.cur) {
-        eg_soft_pass_state_t *snap = arena_alloc(sizeof *snap);
-        *snap = *ps;
-        B.cur = snap;
-    }
-    bin_tri_t *r = arena_alloc(rec_B);
-    r->ps = B.cur;
-    r->mate = NULL;
-    r->strip = 0;
+    bin_tri_t *r = record_new(ps, rec_B);
     r->quad = 1;
     for (uint32_t v = 0; v < 3; v++) {
         r->x[v] = t0->x[v]; r->y[v] = t0->y[v]; r->z[v] = t0->z[v]; r->invw[v] = t0->invw[v];
@@ -899,27 +916,27 @@ static void bin_quad(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, co
     r->prov = t0->prov == src[0] ? 0u : t0->prov == src[1] ? 1u : 2u;
     r->prov1 = t1->prov == src[1] ? 1u : t1->prov == src[3] ? 3u : 2u;
     for (uint32_t v = 0; v < 4u; v++) copy_vary(r->var + 4 + (size_t)v * st, src[v]->var, nvary);
-    for (uint32_t ty = tb[2]; ty <= tb[3]; ty++)
-        for (uint32_t tx = tb[0]; tx <= tb[1]; tx++) append(ty * B.tiles_x + tx, r);
-    B.pending++;
-    B.stats.binned += 2u;
     B.stats.quads++;
-    if (B.early_B && B.used_B >= B.early_B) start_early();
+    record_bin(r, tb, 2u);
 }
 
 void eg_soft_bin_pair(const eg_soft_pass_state_t *ps, const eg_soft_tri_t *t0, const eg_soft_tri_t *t1)
 {
     if (B.immediate) { raster_now(ps, t0, t1); return; }
-    if (eg_soft_bin_quads_on && quad_shape(t0, t1)) { bin_quad(ps, t0, t1); return; }
-    bin_tri_t *r0 = bin_one(ps, t0);
-    uint32_t pending = B.pending;
-    bin_tri_t *r1 = bin_one(ps, t1);
-    /* both in the half being binned (no flush between: pending went up by one), which no worker
-     * reads yet: r0's mate may be set */
-    if (r0 && r1 && B.pending == pending + 1u) {
-        r0->mate = r1;
-        r0->strip = t1->v[0] == t0->v[1] && t1->v[2] == t0->v[2];
+    if (eg_soft_bin_quads_on && quad_shape(t0, t1)) {
+        bin_quad(ps, t0, t1);
+    } else {
+        bin_tri_t *r0 = bin_one(ps, t0);
+        uint32_t pending = B.pending;
+        bin_tri_t *r1 = bin_one(ps, t1);
+        /* both in the half being binned (no flush between: pending went up by one), which no
+         * worker reads yet: r0's mate may be set */
+        if (r0 && r1 && B.pending == pending + 1u) {
+            r0->mate = r1;
+            r0->strip = t1->v[0] == t0->v[1] && t1->v[2] == t0->v[2];
+        }
     }
+    maybe_start_early();
 }
 
 /* raster_now of each pair in order with its set-up once (vtxquad): the wait, the hold and lost

@@ -242,7 +242,7 @@ static void lazy_fill(const lazy_fill_t *f)
     eg_soft_subres_t s;
     eg_soft_subresource(f->tex, f->aspect, f->mip, &s);
     static const uint8_t zero[16] = { 0 };
-    fill_layer(&s, f->layer, zero, s.block_B <= 16u ? s.block_B : 1u);
+    fill_layer(&s, f->layer, zero, s.block_B);
     lazy_stats.filled++;
 }
 

@@ -60,9 +60,9 @@
 
 /* State that each worker thread owns in an array indexed by worker (memos, caches, scratch
  * vertices) starts a cache line of its own (C11 _Alignas on its first member): where two workers'
- * elements shared a line, every write by one made the other's next access a cross-core miss
- * (false sharing). Measured on the 2-core VM: the UI frame binned at 2 threads spent 1.8 ms of
- * raster CPU where one thread needed ~1.1 ms (performance.md "Session 18"). */
+ * elements share a line, every write by one makes the other's next access a cross-core miss
+ * (false sharing; the memos are written per quad). Hygiene: its wall-clock effect on the 2-core
+ * VM could not be told from that machine's noise (design-notes "Session 18"). */
 #define EG_SOFT_LINE_B 64
 #define EG_SOFT_OWN_LINE _Alignas(EG_SOFT_LINE_B)
 

@@ -52,6 +52,8 @@ static inline uint32_t eg_min_u32(uint32_t a, uint32_t b) { return a < b ? a : b
 static inline uint32_t eg_max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 static inline uint64_t eg_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static inline uint64_t eg_max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline int64_t eg_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t eg_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline bool eg_is_pow2_u32(uint32_t x) { return x != 0 && (x & (x - 1)) == 0; }
 static inline uint32_t eg_log2_floor_u32(uint32_t x)
 {
